@@ -1,0 +1,19 @@
+//! Lull: a UCI chess engine built around the quiescence search of the literature.
+//!
+//! The library exposes every piece a Rust user (or a student) may want to call directly:
+//! [`position::Position`] (board, history, UCI move notation), [`eval::evaluate`], the static
+//! exchange evaluator [`search::see`], the searcher [`search::Searcher`] with its
+//! [`search::QSearchOptions`], the transposition table [`tt::TranspositionTable`], [`perft`]
+//! and the UCI front end [`uci`].
+
+pub mod bench;
+pub mod eval;
+pub mod params;
+pub mod perft;
+pub mod position;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod uci;
+
+pub use cozy_chess;

@@ -1,0 +1,427 @@
+//! A game position: a cozy-chess [`Board`] plus the history the board does not keep
+//! (for repetitions), and the conversion between cozy-chess moves and UCI notation.
+//!
+//! cozy-chess encodes castling as "king takes own rook" (e1h1). Standard UCI writes the
+//! king's two-square move (e1g1); Chess960 UCI writes king-takes-rook. [`Position::move_to_uci`]
+//! and [`Position::parse_uci_move`] convert at that boundary; everything inside Lull uses
+//! cozy-chess moves.
+
+use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
+
+/// The standard start position.
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// A position with its history. Copy-make: `play` pushes a new board, `undo` pops it.
+#[derive(Clone, Debug)]
+pub struct Position {
+    boards: Vec<Board>,
+    hashes: Vec<u64>,
+    /// For each entry: how many plies back a repetition may be found (reset by captures,
+    /// pawn moves and null moves; the board's fifty-move counter alone cannot see nulls).
+    reversible: Vec<u16>,
+    chess960: bool,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Self {
+        Self::from_board(Board::default())
+    }
+
+    /// A position from a board, with no history.
+    pub fn from_board(board: Board) -> Self {
+        let hash = board.hash();
+        let mut boards = Vec::with_capacity(512);
+        boards.push(board);
+        Self {
+            boards,
+            hashes: vec![hash],
+            reversible: vec![0],
+            chess960: false,
+        }
+    }
+
+    /// Parses a FEN (or the four-field EPD form). Castling rights may be given as
+    /// X-FEN (`KQkq`) or Shredder-FEN (`HAha`). Never panics; the error says what is wrong.
+    pub fn from_fen(fen: &str) -> Result<Self, String> {
+        parse_fen(fen).map(Self::from_board)
+    }
+
+    /// Turns Chess960 move notation on or off (UCI_Chess960).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// Whether moves are written in Chess960 (king-takes-rook) notation.
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The current board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        // The stack is never empty: `undo` keeps the first board.
+        &self.boards[self.boards.len() - 1]
+    }
+
+    /// The Zobrist key of the current position.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hashes[self.hashes.len() - 1]
+    }
+
+    /// Number of moves played since the position was set up (the undo depth).
+    pub fn game_ply(&self) -> usize {
+        self.boards.len() - 1
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.board().side_to_move()
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        !self.board().checkers().is_empty()
+    }
+
+    /// Plays a legal move (the caller guarantees legality, e.g. from move generation).
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        let mut board = self.board().clone();
+        board.play_unchecked(mv);
+        let rev = if board.halfmove_clock() == 0 {
+            0
+        } else {
+            self.reversible[self.reversible.len() - 1].saturating_add(1)
+        };
+        self.hashes.push(board.hash());
+        self.boards.push(board);
+        self.reversible.push(rev);
+    }
+
+    /// Plays a move given from outside; refuses an illegal one.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), String> {
+        if self.board().is_legal(mv) {
+            self.play(mv);
+            Ok(())
+        } else {
+            Err(format!("illegal move {}", self.move_to_uci(mv)))
+        }
+    }
+
+    /// Passes the move (null move). Returns false, and does nothing, when in check.
+    pub fn play_null(&mut self) -> bool {
+        match self.board().null_move() {
+            Some(board) => {
+                self.hashes.push(board.hash());
+                self.boards.push(board);
+                self.reversible.push(0);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Takes back the last move or null move. Does nothing at the first position.
+    #[inline]
+    pub fn undo(&mut self) {
+        if self.boards.len() > 1 {
+            self.boards.pop();
+            self.hashes.pop();
+            self.reversible.pop();
+        }
+    }
+
+    /// Whether the current position repeats an earlier one. `ply` is the distance from the
+    /// search root: a repetition of a position at or after the root is a draw at once
+    /// (the side that repeats could have repeated again); one from the game before the root
+    /// counts only if it is the second (threefold).
+    pub fn is_repetition(&self, ply: usize) -> bool {
+        let n = self.hashes.len() - 1;
+        let current = self.hashes[n];
+        let lookback = self.reversible[n] as usize;
+        let mut seen_before_root = 0;
+        let mut i = 4;
+        while i <= lookback && i <= n {
+            if self.hashes[n - i] == current {
+                if i <= ply {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Fifty-move rule (a mate on the hundredth ply still wins; callers check for mate first
+    /// where it matters).
+    #[inline]
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.board().halfmove_clock() >= 100
+    }
+
+    /// Neither side can mate: bare kings, or a single minor piece.
+    pub fn is_insufficient_material(&self) -> bool {
+        let b = self.board();
+        let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+        heavy.is_empty() && (b.pieces(Piece::Knight) | b.pieces(Piece::Bishop)).len() <= 1
+    }
+
+    /// Draw by repetition, fifty-move rule or insufficient material.
+    #[inline]
+    pub fn is_draw(&self, ply: usize) -> bool {
+        self.is_fifty_move_draw() || self.is_insufficient_material() || self.is_repetition(ply)
+    }
+
+    /// All legal moves, in cozy-chess encoding.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        self.board().generate_moves(|pm| {
+            moves.extend(pm);
+            false
+        });
+        moves
+    }
+
+    /// Whether the side to move has no non-pawn material besides the king (zugzwang risk).
+    pub fn only_pawns(&self, color: Color) -> bool {
+        let b = self.board();
+        let pieces = b.colors(color) & !(b.pieces(Piece::Pawn) | b.pieces(Piece::King));
+        pieces.is_empty()
+    }
+
+    /// Whether a legal move is a capture (en passant included; castling is not).
+    #[inline]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        let b = self.board();
+        b.colors(!b.side_to_move()).has(mv.to) || self.is_en_passant(mv)
+    }
+
+    /// Whether a legal move captures en passant.
+    #[inline]
+    pub fn is_en_passant(&self, mv: Move) -> bool {
+        let b = self.board();
+        match b.en_passant() {
+            Some(file) => {
+                b.piece_on(mv.from) == Some(Piece::Pawn)
+                    && mv.to.file() == file
+                    && mv.from.file() != file
+                    && mv.to.rank() == Rank::Sixth.relative_to(b.side_to_move())
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a legal move is castling (king onto its own rook).
+    #[inline]
+    pub fn is_castling(&self, mv: Move) -> bool {
+        let b = self.board();
+        b.colors(b.side_to_move()).has(mv.to)
+    }
+
+    /// The piece a legal move captures, if any.
+    #[inline]
+    pub fn captured(&self, mv: Move) -> Option<Piece> {
+        let b = self.board();
+        if b.colors(!b.side_to_move()).has(mv.to) {
+            b.piece_on(mv.to)
+        } else if self.is_en_passant(mv) {
+            Some(Piece::Pawn)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a legal move gives check. Exact: plays the move on a copy of the board.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let mut b = self.board().clone();
+        b.play_unchecked(mv);
+        !b.checkers().is_empty()
+    }
+
+    /// Writes a move in UCI notation (standard or Chess960 castling).
+    pub fn move_to_uci(&self, mv: Move) -> String {
+        move_to_uci(self.board(), mv, self.chess960)
+    }
+
+    /// Parses a UCI move and checks that it is legal here. Accepts e1g1-style castling in
+    /// standard mode and king-takes-rook in both modes.
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
+        parse_uci_move(self.board(), text, self.chess960)
+    }
+
+    /// The FEN of the current position (Shredder-FEN castling in Chess960 mode).
+    pub fn fen(&self) -> String {
+        if self.chess960 {
+            format!("{:#}", self.board())
+        } else {
+            format!("{}", self.board())
+        }
+    }
+}
+
+/// Parses a FEN: X-FEN or Shredder-FEN castling, move counters optional.
+pub fn parse_fen(fen: &str) -> Result<Board, String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 2 {
+        return Err(format!("invalid FEN '{fen}': expected at least 2 fields"));
+    }
+    if fields.len() > 6 {
+        return Err(format!("invalid FEN '{fen}': more than 6 fields"));
+    }
+    let mut parts = fields.clone();
+    let defaults = ["-", "-", "0", "1"];
+    while parts.len() < 6 {
+        parts.push(defaults[parts.len() - 2]);
+    }
+    let normalized = parts.join(" ");
+    // cozy-chess's parser should not panic, but input is arbitrary text: never let it kill us.
+    let attempt = |shredder: bool| {
+        std::panic::catch_unwind(|| Board::from_fen(&normalized, shredder))
+            .unwrap_or(Err(cozy_chess::FenParseError::InvalidBoard))
+    };
+    match attempt(false) {
+        Ok(board) => Ok(board),
+        Err(first) => match attempt(true) {
+            Ok(board) => Ok(board),
+            Err(_) => Err(format!("invalid FEN '{fen}': {first}")),
+        },
+    }
+}
+
+/// Writes a cozy-chess move in UCI notation for this board.
+pub fn move_to_uci(board: &Board, mv: Move, chess960: bool) -> String {
+    if !chess960 && board.colors(board.side_to_move()).has(mv.to) {
+        // Castling: king takes own rook -> king's two-square move.
+        let file = if mv.to.file() > mv.from.file() {
+            File::G
+        } else {
+            File::C
+        };
+        let to = Square::new(file, mv.from.rank());
+        return format!("{}{}", mv.from, to);
+    }
+    format!("{mv}")
+}
+
+/// Parses a UCI move for this board and checks its legality.
+pub fn parse_uci_move(board: &Board, text: &str, chess960: bool) -> Result<Move, String> {
+    let text = text.trim();
+    let mut mv: Move = match text.parse() {
+        Ok(mv) if text.len() <= 5 => mv,
+        _ => return Err(format!("malformed move '{text}'")),
+    };
+    let us = board.side_to_move();
+    if board.king(us) == mv.from && mv.promotion.is_none() {
+        let back = Rank::First.relative_to(us);
+        let rights = board.castle_rights(us);
+        let two_squares = mv.from.rank() == back
+            && mv.to.rank() == back
+            && (mv.from.file() as i32 - mv.to.file() as i32).abs() == 2;
+        if !chess960 && two_squares && mv.from.file() == File::E {
+            let rook = if mv.to.file() == File::G {
+                rights.short
+            } else {
+                rights.long
+            };
+            if let Some(rook) = rook {
+                mv.to = Square::new(rook, back);
+            }
+        }
+    }
+    if board.is_legal(mv) {
+        Ok(mv)
+    } else {
+        Err(format!("illegal move '{text}'"))
+    }
+}
+
+/// Squares of `color`'s pieces that attack `sq` with the given occupancy.
+pub fn attackers_to(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
+    use cozy_chess::get_rook_moves;
+    use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks};
+    let diag = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let ortho = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    ((get_pawn_attacks(sq, Color::White) & board.colored_pieces(Color::Black, Piece::Pawn))
+        | (get_pawn_attacks(sq, Color::Black) & board.colored_pieces(Color::White, Piece::Pawn))
+        | (get_knight_moves(sq) & board.pieces(Piece::Knight))
+        | (get_king_moves(sq) & board.pieces(Piece::King))
+        | (get_bishop_moves(sq, occupied) & diag)
+        | (get_rook_moves(sq, occupied) & ortho))
+        & occupied
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_converts_both_ways() {
+        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").expect("valid fen");
+        let mv = pos.parse_uci_move("e1g1").expect("castling is legal");
+        assert_eq!(format!("{mv}"), "e1h1");
+        assert_eq!(pos.move_to_uci(mv), "e1g1");
+        let long = pos.parse_uci_move("e1c1").expect("long castling is legal");
+        assert_eq!(format!("{long}"), "e1a1");
+        let mut pos960 = pos.clone();
+        pos960.set_chess960(true);
+        assert_eq!(pos960.move_to_uci(mv), "e1h1");
+        assert!(pos960.parse_uci_move("e1h1").is_ok());
+    }
+
+    #[test]
+    fn repetition_after_root_and_threefold_before() {
+        let mut pos = Position::startpos();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let mv = pos.parse_uci_move(m).unwrap();
+            pos.play(mv);
+        }
+        // Startpos seen once before: a single repetition before the root is not yet a draw.
+        assert!(!pos.is_repetition(0));
+        // But within the search (root 4 plies back) it is.
+        assert!(pos.is_repetition(4));
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let mv = pos.parse_uci_move(m).unwrap();
+            pos.play(mv);
+        }
+        assert!(pos.is_repetition(0), "threefold before the root");
+    }
+
+    #[test]
+    fn bad_fens_are_errors() {
+        for fen in [
+            "",
+            "garbage",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        ] {
+            assert!(Position::from_fen(fen).is_err(), "{fen}");
+        }
+        assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
+    }
+
+    #[test]
+    fn insufficient_material() {
+        assert!(Position::from_fen("4k3/8/8/8/8/8/8/4KN2 w - - 0 1")
+            .unwrap()
+            .is_insufficient_material());
+        assert!(!Position::from_fen("4k3/8/8/8/8/8/8/4KR2 w - - 0 1")
+            .unwrap()
+            .is_insufficient_material());
+    }
+}

@@ -1,0 +1,601 @@
+//! The search: iterative deepening over a negamax alpha-beta search ([`alphabeta`]) that ends
+//! in a quiescence search ([`qsearch`]), run by one or more threads sharing the
+//! transposition table (Lazy SMP).
+//!
+//! [`Engine`] is the entry point for library users: it owns the threads' [`Searcher`]s and the
+//! table, and [`Engine::search`] returns a [`SearchResult`]. Progress lines (UCI `info`) go to
+//! an optional sink so that the same code serves the UCI loop, `bench` and the tools.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod qsearch;
+pub mod see;
+pub mod stats;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use cozy_chess::Move;
+use serde::Serialize;
+
+use crate::params::{self, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use crate::position::Position;
+use crate::time::{Limits, TimeManager};
+use crate::tt::TranspositionTable;
+
+use ordering::OrderingTables;
+pub use see::{see, see_ge};
+pub use stats::SearchStats;
+
+/// The quiescence-search variants of the literature, each switchable (UCI options `QSearch*`).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct QSearchOptions {
+    /// `QSearch`: run the quiescence search at depth 0; off evaluates the leaf statically.
+    pub enabled: bool,
+    /// `QSearchMaxPly`: plies past the horizon before the quiescence search stops.
+    pub max_ply: i32,
+    /// `QSearchMaxNodes`: quiescence nodes per search before it stops descending (0 = no cap).
+    pub max_nodes: u64,
+    /// `QSearchChecks`: quiescence plies in which quiet checking moves are searched too.
+    pub check_plies: i32,
+    /// `QSearchSEE`: captures with a lower exchange value are skipped (centipawns).
+    pub see_threshold: i32,
+    /// `QSearchDelta`: delta-pruning margin in centipawns (0 = off).
+    pub delta_margin: i32,
+    /// `QSearchTT`: probe and store the transposition table in the quiescence search.
+    pub use_tt: bool,
+    /// `QSearchUnderpromotions`: also search under-promotions.
+    pub underpromotions: bool,
+    /// `QSearchPawnPushes`: also search quiet pawn pushes to the seventh rank.
+    pub pawn_pushes: bool,
+    /// `QSearchRecapturesAfter`: after this many q-plies only recaptures (0 = off).
+    pub recaptures_after: i32,
+    /// `QSearchNullMove`: Beal's null-move quiescence, 0 = off, 1 = at q-ply 0, 2 = every q-ply.
+    pub null_move: i32,
+}
+
+impl Default for QSearchOptions {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_ply: params::QS_MAX_PLY,
+            max_nodes: params::QS_MAX_NODES,
+            check_plies: params::QS_CHECK_PLIES,
+            see_threshold: params::QS_SEE_THRESHOLD,
+            delta_margin: params::QS_DELTA_MARGIN,
+            use_tt: true,
+            underpromotions: false,
+            pawn_pushes: false,
+            recaptures_after: params::QS_RECAPTURES_AFTER,
+            null_move: 0,
+        }
+    }
+}
+
+/// Options of the whole search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Quiescence-search variants.
+    pub qs: QSearchOptions,
+    /// Milliseconds kept aside per move for communication (`Move Overhead`).
+    pub move_overhead: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            qs: QSearchOptions::default(),
+            move_overhead: params::MOVE_OVERHEAD,
+        }
+    }
+}
+
+/// Flags shared by all threads of a search and the thread that controls it.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Set to end the search as soon as possible.
+    pub stop: AtomicBool,
+    /// True while pondering: time limits are not applied until `ponderhit`.
+    pub pondering: AtomicBool,
+}
+
+/// Where progress lines go (each call is one complete line without newline).
+pub type InfoSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What a search found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SearchResult {
+    /// The move to play (`None` only when the root has no legal move).
+    #[serde(serialize_with = "ser_move")]
+    pub best_move: Option<Move>,
+    /// The expected reply (second move of the PV), for pondering.
+    #[serde(serialize_with = "ser_move")]
+    pub ponder_move: Option<Move>,
+    /// Score in centipawns from the side to move (mate scores near +/- [`MATE`]).
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// The principal variation, including the captures the quiescence search resolved.
+    #[serde(serialize_with = "ser_moves")]
+    pub pv: Vec<Move>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Milliseconds spent.
+    pub time_ms: u64,
+    /// The iteration in which the final best move first became best.
+    pub best_found_depth: i32,
+    /// Milliseconds after which the final best move first became best.
+    pub best_found_ms: u64,
+    /// Statistics summed over threads.
+    pub stats: SearchStats,
+}
+
+fn ser_move<S: serde::Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+    match mv {
+        Some(m) => s.serialize_str(&m.to_string()),
+        None => s.serialize_none(),
+    }
+}
+
+fn ser_moves<S: serde::Serializer>(mvs: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(mvs.iter().map(|m| m.to_string()))
+}
+
+/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
+pub fn uci_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score + 1) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// One search thread's state.
+pub struct Searcher {
+    /// The shared transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// Stop and ponder flags.
+    pub control: Arc<Control>,
+    /// Options of this search.
+    pub options: SearchOptions,
+    /// Counters of the current search.
+    pub stats: SearchStats,
+    /// Killers and history.
+    pub tables: OrderingTables,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    time: TimeManager,
+    limits: Limits,
+    seldepth: usize,
+    stopped: bool,
+    thread_id: usize,
+    node_counters: Arc<Vec<AtomicU64>>,
+    root_moves: Vec<Move>,
+    /// Best root move and score found so far in the current iteration.
+    root_best: Option<(Move, i32)>,
+    /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
+    qnodes_at_start: u64,
+    info: Option<InfoSink>,
+}
+
+impl Searcher {
+    fn new(
+        tt: Arc<TranspositionTable>,
+        control: Arc<Control>,
+        thread_id: usize,
+        node_counters: Arc<Vec<AtomicU64>>,
+    ) -> Self {
+        Self {
+            tt,
+            control,
+            options: SearchOptions::default(),
+            stats: SearchStats::default(),
+            tables: OrderingTables::new(),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            time: TimeManager::new(&Limits::default(), cozy_chess::Color::White, 0),
+            limits: Limits::default(),
+            seldepth: 0,
+            stopped: false,
+            thread_id,
+            node_counters,
+            root_moves: Vec::new(),
+            root_best: None,
+            qnodes_at_start: 0,
+            info: None,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.thread_id == 0
+    }
+
+    /// Nodes searched by this thread in the current search.
+    pub fn nodes(&self) -> u64 {
+        self.stats.nodes()
+    }
+
+    fn total_nodes(&self) -> u64 {
+        let mut total = self.nodes();
+        for (i, c) in self.node_counters.iter().enumerate() {
+            if i != self.thread_id {
+                total += c.load(Ordering::Relaxed);
+            }
+        }
+        total
+    }
+
+    /// Called at every node: every 1024 nodes publishes the node count and checks the
+    /// stop flag, the clock and the node limit. Returns true when the search must unwind.
+    #[inline]
+    pub(crate) fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let nodes = self.nodes();
+        if nodes & 1023 == 0 {
+            self.node_counters[self.thread_id].store(nodes, Ordering::Relaxed);
+            if self.control.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if self.is_main() {
+                let pondering = self.control.pondering.load(Ordering::Relaxed);
+                let out_of_time = !pondering && self.time.hard_expired();
+                let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+                if out_of_time || out_of_nodes {
+                    self.stopped = true;
+                    self.control.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Copies the child's PV behind `mv` into this ply's PV.
+    #[inline]
+    pub(crate) fn update_pv(&mut self, ply: usize, mv: Move) {
+        if ply >= MAX_PLY {
+            return;
+        }
+        self.pv[ply][0] = Some(mv);
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let child_len = child_len.min(MAX_PLY - 1);
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The root PV, checked for legality move by move (truncated at the first illegal move).
+    fn root_pv(&self, pos: &Position) -> Vec<Move> {
+        let mut board = pos.board().clone();
+        let mut pv = Vec::new();
+        for mv in self.pv[0][..self.pv_len[0]].iter().flatten() {
+            if !board.is_legal(*mv) {
+                break;
+            }
+            board.play_unchecked(*mv);
+            pv.push(*mv);
+        }
+        pv
+    }
+
+    fn emit(&self, line: &str) {
+        if let Some(sink) = &self.info {
+            sink(line);
+        }
+    }
+
+    /// Iterative deepening on this thread. The main thread reports and decides when to stop.
+    fn iterate(&mut self, pos: &mut Position, searchmoves: &[Move]) -> SearchResult {
+        self.stats = SearchStats::default();
+        self.stopped = false;
+        self.seldepth = 0;
+        self.qnodes_at_start = 0;
+        self.node_counters[self.thread_id].store(0, Ordering::Relaxed);
+        let legal = pos.legal_moves();
+        self.root_moves = if searchmoves.is_empty() {
+            legal.clone()
+        } else {
+            legal
+                .iter()
+                .copied()
+                .filter(|m| searchmoves.contains(m))
+                .collect()
+        };
+        if self.root_moves.is_empty() {
+            self.root_moves = legal;
+        }
+        let mut result = SearchResult::default();
+        if self.root_moves.is_empty() {
+            // Checkmate or stalemate at the root: nothing to search.
+            result.score = if pos.in_check() { -MATE } else { 0 };
+            if self.is_main() {
+                self.emit(&format!("info depth 0 score {}", uci_score(result.score)));
+            }
+            return result;
+        }
+        result.best_move = Some(self.root_moves[0]);
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        for depth in 1..=max_depth {
+            self.root_best = None;
+            self.seldepth = 0;
+            let score = self.negamax(pos, -params::INFINITY, params::INFINITY, depth, 0);
+            if self.stopped {
+                // An aborted iteration still yields a move if one was fully searched and
+                // raised alpha: it is at least as good as the previous best.
+                if let Some((mv, s)) = self.root_best {
+                    if Some(mv) != result.best_move {
+                        result.best_found_depth = depth;
+                        result.best_found_ms = self.time.elapsed_ms();
+                    }
+                    result.best_move = Some(mv);
+                    result.score = s;
+                    let pv = self.root_pv(pos);
+                    if pv.first() == Some(&mv) {
+                        result.pv = pv;
+                    } else {
+                        result.pv = vec![mv];
+                    }
+                }
+                break;
+            }
+            let pv = self.root_pv(pos);
+            let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
+            if best != result.best_move || depth == 1 {
+                result.best_found_depth = depth;
+                result.best_found_ms = self.time.elapsed_ms();
+            }
+            result.best_move = best.or(result.best_move);
+            result.score = score;
+            result.depth = depth;
+            result.seldepth = self.seldepth;
+            result.pv = if pv.is_empty() {
+                result.best_move.into_iter().collect()
+            } else {
+                pv
+            };
+            if self.is_main() {
+                self.report_iteration(pos, &result);
+                if self.should_stop_after_iteration(&result) {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes();
+        result.stats = self.stats.clone();
+        result
+    }
+
+    fn should_stop_after_iteration(&self, result: &SearchResult) -> bool {
+        if self.control.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Some(m) = self.limits.mate {
+            if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= m {
+                return true;
+            }
+        }
+        let pondering = self.control.pondering.load(Ordering::Relaxed);
+        if pondering || self.limits.infinite {
+            return false;
+        }
+        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+            return true;
+        }
+        if self.limits.uses_clock() && self.root_moves.len() == 1 && result.depth >= 4 {
+            return true;
+        }
+        self.time.soft_expired()
+    }
+
+    fn report_iteration(&self, pos: &Position, r: &SearchResult) {
+        if self.info.is_none() {
+            return;
+        }
+        let ms = self.time.elapsed_ms();
+        let nodes = self.total_nodes();
+        let nps = nodes * 1000 / ms.max(1);
+        let mut board = pos.board().clone();
+        let mut pv = String::new();
+        for mv in &r.pv {
+            pv.push(' ');
+            pv.push_str(&crate::position::move_to_uci(&board, *mv, pos.chess960()));
+            board.play_unchecked(*mv);
+        }
+        self.emit(&format!(
+            "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv{}",
+            r.depth,
+            r.seldepth.max(r.depth as usize),
+            uci_score(r.score),
+            nodes,
+            nps,
+            self.tt.hashfull(),
+            ms,
+            pv
+        ));
+    }
+}
+
+/// The search threads and their shared table: what a GUI talks to.
+pub struct Engine {
+    /// The shared transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// Options applied to every search.
+    pub options: SearchOptions,
+    control: Arc<Control>,
+    threads: Vec<Searcher>,
+    hash_mib: usize,
+    info: Option<InfoSink>,
+}
+
+impl Engine {
+    /// An engine with a `hash_mib` MiB table and one thread.
+    pub fn new(hash_mib: usize) -> Self {
+        let mut engine = Self {
+            tt: Arc::new(TranspositionTable::new(hash_mib)),
+            options: SearchOptions::default(),
+            control: Arc::new(Control::default()),
+            threads: Vec::new(),
+            hash_mib,
+            info: None,
+        };
+        engine.set_threads(1);
+        engine
+    }
+
+    /// Sets where progress lines go (`None`: silent).
+    pub fn set_info_sink(&mut self, sink: Option<InfoSink>) {
+        self.info = sink;
+    }
+
+    /// The stop and ponder flags, for another thread to control a running search.
+    pub fn control(&self) -> Arc<Control> {
+        Arc::clone(&self.control)
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Sets the number of search threads (at least one).
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, 256);
+        let counters: Arc<Vec<AtomicU64>> = Arc::new((0..n).map(|_| AtomicU64::new(0)).collect());
+        self.threads = (0..n)
+            .map(|i| {
+                Searcher::new(
+                    Arc::clone(&self.tt),
+                    Arc::clone(&self.control),
+                    i,
+                    Arc::clone(&counters),
+                )
+            })
+            .collect();
+    }
+
+    /// Resizes the transposition table (clears it). On allocation failure the engine keeps
+    /// a working table of the previous size and says why.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        let mib = mib.max(1);
+        // Drop the old table before allocating the new one, so memory never holds both.
+        let n = self.threads.len();
+        self.threads.clear();
+        self.tt = Arc::new(TranspositionTable::new(1));
+        let outcome = match TranspositionTable::try_new(mib) {
+            Ok(tt) => {
+                self.hash_mib = mib;
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(TranspositionTable::new(self.hash_mib));
+                Err(e)
+            }
+        };
+        self.set_threads(n);
+        outcome
+    }
+
+    /// Table size in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// Forgets everything learned (ucinewgame, Clear Hash).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for t in &mut self.threads {
+            t.tables.clear();
+        }
+    }
+
+    /// Searches `pos` within `limits`, restricted to `searchmoves` if not empty. Blocks until
+    /// the search ends (by its limits, or by `control().stop` from another thread).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        searchmoves: &[Move],
+    ) -> SearchResult {
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.search_keep_flags(pos, limits, searchmoves)
+    }
+
+    /// Like [`Engine::search`], but leaves the stop flag as the caller set it: a front end that
+    /// clears it before starting the search thread cannot lose a `stop` sent right after `go`.
+    pub fn search_keep_flags(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        searchmoves: &[Move],
+    ) -> SearchResult {
+        let start = std::time::Instant::now();
+        self.tt.new_search();
+        let us = pos.side_to_move();
+        let tm = TimeManager::new(limits, us, self.options.move_overhead);
+        let helper_limits = Limits {
+            infinite: true,
+            depth: limits.depth,
+            ..Limits::default()
+        };
+        for (i, t) in self.threads.iter_mut().enumerate() {
+            t.options = self.options.clone();
+            t.time = tm.clone();
+            t.limits = if i == 0 {
+                limits.clone()
+            } else {
+                helper_limits.clone()
+            };
+            t.info = if i == 0 { self.info.clone() } else { None };
+        }
+        let control = Arc::clone(&self.control);
+        let (main, helpers) = self.threads.split_first_mut().expect("at least one thread");
+        let mut result = std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let mut hpos = pos.clone();
+                scope.spawn(move || {
+                    helper.iterate(&mut hpos, searchmoves);
+                });
+            }
+            let mut mpos = pos.clone();
+            let r = main.iterate(&mut mpos, searchmoves);
+            // UCI: in ponder or infinite mode the answer waits for `stop` or `ponderhit`.
+            while !control.stop.load(Ordering::Relaxed)
+                && (limits.infinite || control.pondering.load(Ordering::Relaxed))
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            control.stop.store(true, Ordering::Relaxed);
+            r
+        });
+        let mut stats = SearchStats::default();
+        for t in &self.threads {
+            stats.add(&t.stats);
+        }
+        result.nodes = stats.nodes();
+        result.stats = stats;
+        result.time_ms = start.elapsed().as_millis() as u64;
+        if result.ponder_move.is_none() {
+            result.ponder_move = result.pv.get(1).copied();
+        }
+        if result.ponder_move.is_none() {
+            if let Some(best) = result.best_move {
+                let mut p = pos.clone();
+                p.play(best);
+                if let Some(e) = self.tt.probe(p.hash(), 0) {
+                    result.ponder_move = e.mv.filter(|m| p.board().is_legal(*m));
+                }
+            }
+        }
+        result
+    }
+}

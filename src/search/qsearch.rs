@@ -1,0 +1,386 @@
+//! The quiescence search.
+//!
+//! A fixed-depth search stops in the middle of exchanges: after QxP it never sees PxQ and
+//! scores a lost queen as a won pawn (the horizon effect). Shannon (1950) asked for a search
+//! that goes on until the position is "quiescent"; Harris, Beal and Kaindl shaped it into what
+//! every engine runs at depth 0 today: only forcing moves, with the static evaluation as a
+//! lower bound because the side to move may always decline to capture.
+//!
+//! This file reads top to bottom as the node does its work, one step per idea. Every variant
+//! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
+
+use cozy_chess::{Move, Piece, Rank, Square};
+
+use crate::eval::evaluate;
+use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::position::Position;
+use crate::tt::Bound;
+
+use super::ordering::{mvv_lva, MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
+use super::see::{see, see_value};
+use super::stats::QPLY_BUCKETS;
+use super::Searcher;
+
+/// Ordering band of captures that neither win nor lose material (SEE = 0).
+const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
+/// Ordering band of quiet checks and pawn pushes: after the equal captures.
+const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
+
+/// Why a move was generated, which decides how it is ordered and pruned.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Capture,
+    QuietPromotion,
+    QuietCheck,
+    PawnPush,
+    Evasion,
+}
+
+impl Searcher {
+    /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft.
+    ///
+    /// `ply` is the distance from the root, `qply` the distance from the horizon,
+    /// `last_capture` the square of the capture that led here (for recaptures-only), and
+    /// `beal` whether Beal's null-move stand pat may be used in this subtree (false inside
+    /// the null-move search itself, which is an ordinary quiescence search).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        qply: i32,
+        last_capture: Option<Square>,
+        beal: bool,
+    ) -> i32 {
+        let opts = self.options.qs;
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply.min(MAX_PLY)] = 0;
+
+        // Step 1. Count the node (statistics: q-nodes, q-ply histogram) and poll the clock.
+        self.stats.qnodes += 1;
+        self.stats.qply_sum += qply as u64;
+        self.stats.qply_max = self.stats.qply_max.max(qply as u64);
+        self.stats.qply_hist[(qply as usize).min(QPLY_BUCKETS - 1)] += 1;
+        if qply == 0 {
+            self.stats.qnodes_ply0 += 1;
+        }
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // Step 2. Draws by rule. Captures reset the repetition window, so this is cheap;
+        // checks and evasions can repeat.
+        if pos.is_repetition(ply) || pos.is_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+
+        // Step 3. Caps against explosion: the ply limit of the PV table, the q-ply limit
+        // (`QSearchMaxPly`) and the q-node budget (`QSearchMaxNodes`). A capped node is a leaf
+        // scored by the static evaluation.
+        let node_budget_spent =
+            opts.max_nodes > 0 && self.stats.qnodes - self.qnodes_at_start > opts.max_nodes;
+        if ply >= MAX_PLY - 1 || qply >= opts.max_ply || node_budget_spent {
+            self.stats.q_capped += 1;
+            return evaluate(pos.board());
+        }
+
+        // Step 4. Mate distance pruning: nothing here beats a mate found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 5. Transposition table (`QSearchTT`): any entry is deep enough (depth >= 0);
+        // outside PV nodes a usable bound ends the node, and its move is tried first. Inside
+        // Beal's null-move verification the scores mean something else: no TT there.
+        let use_tt = opts.use_tt && (beal || opts.null_move == 0);
+        let key = pos.hash();
+        let mut tt_move = None;
+        let mut tt_eval = None;
+        if use_tt {
+            self.stats.q_tt_probes += 1;
+            if let Some(e) = self.tt.probe(key, ply) {
+                self.stats.q_tt_hits += 1;
+                tt_move = e.mv;
+                if !in_check {
+                    tt_eval = Some(e.eval);
+                }
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if !pv_node && usable {
+                    self.stats.q_tt_cutoffs += 1;
+                    return e.score;
+                }
+            }
+        }
+
+        // Step 6. Stand pat. Not in check, the side to move may decline every capture, so
+        // the static evaluation is a lower bound: if it already reaches beta the node fails
+        // high at once (fail-soft: return the evaluation itself), and it raises alpha.
+        // In check there is no standing pat: every evasion is searched and none means mate.
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            self.stats.evasion_nodes += 1;
+            static_eval = -INFINITY;
+            best_score = -MATE + ply as i32;
+        } else {
+            self.stats.standpat_nodes += 1;
+            static_eval = tt_eval.unwrap_or_else(|| evaluate(pos.board()));
+            best_score = static_eval;
+
+            // Step 6a. Beal's null-move quiescence (`QSearchNullMove`, Beal 1990): the
+            // order-2 stand pat is the value of passing, answered by the opponent's ordinary
+            // (order-1) capture search. We compute it as `static_eval - threat`, where
+            // threat = max(0, Q1(after null) - E(after null)) is what the opponent's captures
+            // gain over its own stand pat: a piece of ours that hangs lowers our stand pat.
+            // It is skipped without non-pawn material (zugzwang makes passing a lie).
+            let null_here = beal
+                && (opts.null_move >= 2 || (opts.null_move == 1 && qply == 0))
+                && !pos.only_pawns(pos.side_to_move());
+            if null_here && pos.play_null() {
+                self.stats.null_standpats += 1;
+                let e_null = evaluate(pos.board());
+                let offset = static_eval + e_null;
+                let q1 = self.qsearch(
+                    pos,
+                    offset - beta,
+                    offset - alpha,
+                    ply + 1,
+                    qply + 1,
+                    None,
+                    false,
+                );
+                pos.undo();
+                if self.stopped {
+                    return 0;
+                }
+                let q1 = q1.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+                let threat = (q1 - e_null).max(0);
+                if threat > 0 {
+                    self.stats.null_standpat_lowered += 1;
+                }
+                best_score = static_eval - threat;
+            }
+
+            if best_score >= beta {
+                self.stats.standpat_cutoffs += 1;
+                if use_tt && tt_eval.is_none() {
+                    self.tt
+                        .store(key, None, best_score, static_eval, 0, Bound::Lower, ply);
+                }
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let stand_pat = best_score;
+
+        // Step 7. Generate the moves. In check: every evasion. Otherwise the forcing moves:
+        // captures (en passant included) and queen promotions, also quiet ones; with the
+        // options also under-promotions, quiet checks in the first q-plies and pawn pushes to
+        // the seventh rank. Never ordinary quiet moves. No legal move at all is mate or
+        // stalemate.
+        let board = pos.board();
+        let us = board.side_to_move();
+        let theirs = board.colors(!us);
+        let ep_square = board
+            .en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)));
+        let seventh = Rank::Seventh.relative_to(us);
+        let want_checks = !in_check && qply < opts.check_plies;
+        let mut any_legal = false;
+        let mut candidates: [(Move, Kind); 256] = [(
+            Move {
+                from: Square::A1,
+                to: Square::A1,
+                promotion: None,
+            },
+            Kind::Capture,
+        ); 256];
+        let mut n = 0usize;
+        board.generate_moves(|pm| {
+            if pm.to.is_empty() {
+                return false;
+            }
+            any_legal = true;
+            for mv in pm {
+                let is_capture =
+                    theirs.has(mv.to) || (pm.piece == Piece::Pawn && Some(mv.to) == ep_square);
+                let kind = if in_check {
+                    Kind::Evasion
+                } else if let Some(p) = mv.promotion {
+                    if p != Piece::Queen && !opts.underpromotions {
+                        continue;
+                    }
+                    if is_capture {
+                        Kind::Capture
+                    } else {
+                        Kind::QuietPromotion
+                    }
+                } else if is_capture {
+                    Kind::Capture
+                } else if opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh {
+                    Kind::PawnPush
+                } else if want_checks && pm.piece != Piece::King {
+                    Kind::QuietCheck // verified below, outside the generator
+                } else {
+                    continue;
+                };
+                if n < candidates.len() {
+                    candidates[n] = (mv, kind);
+                    n += 1;
+                }
+            }
+            false
+        });
+        if !any_legal {
+            if in_check {
+                self.stats.q_mates += 1;
+                return -MATE + ply as i32;
+            }
+            self.stats.q_stalemates += 1;
+            return DRAW;
+        }
+
+        // Step 8. Order: the TT move, then winning captures, equal captures, quiet checks,
+        // and losing captures last, each group by MVV-LVA (most valuable victim, least
+        // valuable attacker). Evasions: captures first, then quiet moves by history. The SEE
+        // of each capture is computed once here and reused for pruning.
+        let mut list = MoveList::new();
+        for &(mv, kind) in &candidates[..n] {
+            if kind == Kind::QuietCheck && !pos.gives_check(mv) {
+                continue;
+            }
+            let exchange = match kind {
+                Kind::Evasion => 0,
+                Kind::Capture | Kind::QuietPromotion => {
+                    // A capture of a more valuable piece wins at least the difference.
+                    let victim = pos.captured(mv).map_or(0, see_value);
+                    let attacker = pos.board().piece_on(mv.from).map_or(0, see_value);
+                    if victim > attacker && mv.promotion.is_none() {
+                        victim - attacker
+                    } else {
+                        see(pos.board(), mv)
+                    }
+                }
+                Kind::QuietCheck | Kind::PawnPush => see(pos.board(), mv),
+            };
+            let order = if Some(mv) == tt_move {
+                SCORE_TT_MOVE
+            } else {
+                match kind {
+                    Kind::Evasion => {
+                        if pos.is_capture(mv) || mv.promotion.is_some() {
+                            SCORE_GOOD_CAPTURE + mvv_lva(pos, mv)
+                        } else {
+                            self.tables.history(us, mv)
+                        }
+                    }
+                    Kind::QuietCheck | Kind::PawnPush => SCORE_QUIET_TACTICAL + exchange,
+                    _ if exchange > 0 => SCORE_GOOD_CAPTURE + mvv_lva(pos, mv),
+                    _ if exchange == 0 => SCORE_EQUAL_CAPTURE + mvv_lva(pos, mv),
+                    _ => SCORE_BAD_CAPTURE + mvv_lva(pos, mv),
+                }
+            };
+            list.push_with(mv, order, exchange);
+        }
+
+        // Step 9. Search the moves.
+        let original_alpha = alpha;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let recaptures_only = opts.recaptures_after > 0 && qply >= opts.recaptures_after;
+        let delta_margin = opts.delta_margin;
+        let see_threshold = opts.see_threshold;
+        while let Some((mv, _, exchange)) = list.pick() {
+            let captured = pos.captured(mv);
+
+            if !in_check {
+                // Step 9a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
+                // moves to the square of the last capture are searched.
+                if recaptures_only && Some(mv.to) != last_capture {
+                    self.stats.recapture_skips += 1;
+                    continue;
+                }
+                // Step 9b. Delta pruning (`QSearchDelta`): if even winning the captured piece
+                // with a margin cannot lift the stand pat to alpha, skip the capture. Never a
+                // promotion: it changes the material balance by far more than the victim.
+                if delta_margin > 0
+                    && mv.promotion.is_none()
+                    && captured.is_some()
+                    && stand_pat + captured.map_or(0, see_value) + delta_margin <= alpha
+                {
+                    self.stats.delta_skips += 1;
+                    continue;
+                }
+                // Step 9c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical
+                // moves) that lose material in the exchange on their square.
+                if exchange < see_threshold {
+                    self.stats.see_skips += 1;
+                    continue;
+                }
+            }
+            if !in_check && captured.is_none() && mv.promotion.is_none() {
+                self.stats.q_checks_searched += 1;
+            }
+
+            // Step 9d. Make the move and search the reply, one q-ply deeper.
+            let next_capture = if captured.is_some() {
+                Some(mv.to)
+            } else {
+                last_capture
+            };
+            pos.play(mv);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, next_capture, beal);
+            pos.undo();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            // Step 9e. A better move: new PV (the quiescence line is part of the PV shown to
+            // the user); at beta the node fails high.
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        self.stats.q_cutoffs += 1;
+                        if searched == 1 {
+                            self.stats.q_first_cutoffs += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if searched > 0 {
+            self.stats.q_expanded += 1;
+        }
+
+        // Step 10. Store the result (depth 0) and return it. A node that searched nothing
+        // returns its stand pat (never a mate score: only a searched position can be mate).
+        if use_tt {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, best_move, best_score, static_eval, 0, bound, ply);
+        }
+        best_score
+    }
+}

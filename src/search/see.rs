@@ -1,0 +1,304 @@
+//! Static exchange evaluation (SEE): the material outcome of the whole sequence of captures
+//! on one square, each side capturing with its least valuable attacker and free to stop.
+//!
+//! The swap-list algorithm: play the capture, then let the sides alternate taking on the
+//! target square with their cheapest attacker, recording the speculative balance after each
+//! capture in `gain[]`. Sliding attackers behind a capturer (x-rays) appear because attackers
+//! are recomputed from the reduced occupancy after each capture. Finally the list is folded
+//! from the end with negamax (`gain[d-1] = -max(-gain[d-1], gain[d])`): each side may decline
+//! to continue. Details that matter: en passant removes a pawn from another square; a pawn
+//! that captures onto the last rank (in the move or during the swap) becomes a queen; a king
+//! may capture only when the opponent has no attacker left. Pins are ignored, as usual.
+
+use cozy_chess::{Board, Color, Move, Piece, Rank};
+
+use crate::position::attackers_to;
+
+/// Piece values used by SEE, in centipawns: pawn, knight, bishop, rook, queen, king.
+pub const SEE_VALUE: [i32; 6] = [100, 325, 325, 500, 975, 20_000];
+
+/// Value of a piece for SEE and MVV-LVA.
+#[inline]
+pub fn see_value(piece: Piece) -> i32 {
+    SEE_VALUE[piece as usize]
+}
+
+/// The exchange value of a legal move, in centipawns, for the side making it.
+pub fn see(board: &Board, mv: Move) -> i32 {
+    let us = board.side_to_move();
+    let Some(mover) = board.piece_on(mv.from) else {
+        return 0;
+    };
+    // Castling (king onto its own rook) wins nothing and loses nothing.
+    if board.colors(us).has(mv.to) {
+        return 0;
+    }
+    let mut occupied = board.occupied();
+    let mut captured_value = match board.piece_on(mv.to) {
+        Some(p) => see_value(p),
+        None => 0,
+    };
+    // En passant: the captured pawn stands behind the target square.
+    if mover == Piece::Pawn && captured_value == 0 && mv.from.file() != mv.to.file() {
+        captured_value = see_value(Piece::Pawn);
+        let victim = cozy_chess::Square::new(mv.to.file(), mv.from.rank());
+        occupied ^= victim.bitboard();
+    }
+    let mut gain = [0i32; 40];
+    gain[0] = captured_value;
+    // The value now standing on the target square, which the next capture wins.
+    let mut on_square = see_value(mover);
+    if let Some(promo) = mv.promotion {
+        gain[0] += see_value(promo) - see_value(Piece::Pawn);
+        on_square = see_value(promo);
+    }
+    occupied ^= mv.from.bitboard();
+    occupied |= mv.to.bitboard();
+    let mut side = !us;
+    let mut d = 1;
+    let last_rank = |color: Color| Rank::Eighth.relative_to(color);
+    loop {
+        let attackers = attackers_to(board, mv.to, occupied) & !mv.to.bitboard();
+        let ours = attackers & board.colors(side);
+        if ours.is_empty() {
+            break;
+        }
+        // Least valuable attacker.
+        let mut chosen = None;
+        for piece in Piece::ALL {
+            let set = ours & board.pieces(piece);
+            if let Some(sq) = set.next_square() {
+                chosen = Some((piece, sq));
+                break;
+            }
+        }
+        let Some((piece, from)) = chosen else { break };
+        // A king may not capture onto a square the opponent still attacks.
+        if piece == Piece::King && !(attackers & board.colors(!side)).is_empty() {
+            break;
+        }
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = on_square - gain[d - 1];
+        on_square = see_value(piece);
+        if piece == Piece::Pawn && mv.to.rank() == last_rank(side) {
+            gain[d] += see_value(Piece::Queen) - see_value(Piece::Pawn);
+            on_square = see_value(Piece::Queen);
+        }
+        occupied ^= from.bitboard();
+        side = !side;
+        d += 1;
+    }
+    while d > 1 {
+        d -= 1;
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+    }
+    gain[0]
+}
+
+/// Whether the exchange value of `mv` is at least `threshold` (the `see_ge` of modern engines).
+#[inline]
+pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
+    see(board, mv) >= threshold
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let pos = Position::from_fen(fen).expect("valid fen");
+        let mv = pos.parse_uci_move(uci).expect("legal move");
+        see(pos.board(), mv)
+    }
+
+    /// Positions with hand-checked exchange values (P=100 N=B=325 R=500 Q=975).
+    #[test]
+    fn see_table() {
+        let table: &[(&str, &str, i32, &str)] = &[
+            // Undefended pawn.
+            (
+                "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
+                "e1e5",
+                100,
+                "free pawn",
+            ),
+            // Pawn defended by a pawn, taken by a rook.
+            (
+                "1k6/8/3p4/4p3/8/8/8/1K2R3 w - - 0 1",
+                "e1e5",
+                100 - 500,
+                "defended pawn",
+            ),
+            // Knight takes pawn defended by a pawn.
+            (
+                "1k6/8/3p4/4p3/8/5N2/8/1K6 w - - 0 1",
+                "f3e5",
+                100 - 325,
+                "NxP defended",
+            ),
+            // Pawn takes knight: wins the knight even if recaptured.
+            (
+                "1k6/8/5p2/4n3/3P4/8/8/1K6 w - - 0 1",
+                "d4e5",
+                325 - 100,
+                "PxN recaptured",
+            ),
+            // X-ray: rooks doubled, pawn defended once by a rook.
+            (
+                "1k2r3/8/8/4p3/8/8/4R3/1K2R3 w - - 0 1",
+                "e2e5",
+                100,
+                "x-ray rook behind rook",
+            ),
+            // X-ray for the defender: two black rooks against two white rooks, plus a pawn.
+            (
+                "1k2r3/4r3/8/4p3/8/8/4R3/1K2R3 w - - 0 1",
+                "e2e5",
+                100 - 500,
+                "defender x-ray",
+            ),
+            // Queen behind bishop on a diagonal (battery).
+            (
+                "7k/8/5p2/4p3/8/2B5/1Q6/1K6 w - - 0 1",
+                "c3e5",
+                100 - 325 + 100,
+                "bishop-queen battery",
+            ),
+            // En passant, undefended.
+            (
+                "1k6/8/8/3pP3/8/8/8/1K6 w - d6 0 1",
+                "e5d6",
+                100,
+                "en passant",
+            ),
+            // En passant, recaptured by a pawn.
+            (
+                "1k6/2p5/8/3pP3/8/8/8/1K6 w - d6 0 1",
+                "e5d6",
+                0,
+                "en passant recaptured",
+            ),
+            // Quiet promotion, undefended.
+            (
+                "1k6/4P3/8/8/8/8/8/1K6 w - - 0 1",
+                "e7e8q",
+                975 - 100,
+                "promotion",
+            ),
+            // Quiet promotion onto a square the rook guards: the rook takes the new queen.
+            (
+                "1k5r/4P3/8/8/8/8/8/1K6 w - - 0 1",
+                "e7e8q",
+                -100,
+                "promotion captured by rook",
+            ),
+            // Capture-promotion recaptured by the king: wins the rook, loses the pawn.
+            (
+                "2kr4/4P3/8/8/8/8/8/1K6 w - - 0 1",
+                "e7d8q",
+                400,
+                "capture-promotion, king recaptures",
+            ),
+            // Capture-promotion, nothing recaptures.
+            (
+                "1k1r4/4P3/8/8/8/8/8/1K6 w - - 0 1",
+                "e7d8q",
+                1375,
+                "capture-promotion, free",
+            ),
+            // QxN, RxQ, bxR=Q: the pawn's recapture promotes, so Black declines RxQ.
+            (
+                "nr2k3/1P6/8/8/8/8/8/Q3K3 w - - 0 1",
+                "a1a8",
+                325,
+                "promotion during the swap",
+            ),
+            // Rook takes a defended knight, the king recaptures.
+            (
+                "8/8/4k3/4n3/8/8/8/1K2R3 w - - 0 1",
+                "e1e5",
+                325 - 500,
+                "king recaptures the rook",
+            ),
+            // Same, but a second white rook makes the king's recapture illegal.
+            (
+                "8/8/4k3/R3n3/8/8/8/1K2R3 w - - 0 1",
+                "e1e5",
+                325,
+                "king cannot recapture, square guarded",
+            ),
+            // Queen takes a pawn defended by a knight.
+            (
+                "1k6/8/5n2/3p4/8/8/3Q4/1K6 w - - 0 1",
+                "d2d5",
+                100 - 975,
+                "QxP defended by knight",
+            ),
+            // Equal trade: knight takes knight, recaptured by a pawn.
+            ("1k6/8/3p4/4n3/8/3N4/8/1K6 w - - 0 1", "d3e5", 0, "NxN, PxN"),
+            // Non-capture onto an attacked square: loses the piece.
+            (
+                "1k6/8/8/3p4/8/8/8/1K2N3 w - - 0 1",
+                "e1d3",
+                0,
+                "quiet move to safe square",
+            ),
+            (
+                "1k6/8/8/3p4/8/8/8/1K1N4 w - - 0 1",
+                "d1e3",
+                0,
+                "quiet move, safe",
+            ),
+            (
+                "1k6/8/2p5/8/2N5/8/8/1K6 w - - 0 1",
+                "c4b6",
+                0,
+                "quiet knight move, undefended square",
+            ),
+            (
+                "1k6/8/2p5/8/8/2N5/8/1K6 w - - 0 1",
+                "c3d5",
+                -325,
+                "knight steps into pawn attack",
+            ),
+        ];
+        for &(fen, mv, expected, what) in table {
+            assert_eq!(see_of(fen, mv), expected, "{what}: {fen} {mv}");
+        }
+        assert!(table.len() >= 15);
+    }
+
+    #[test]
+    fn king_as_last_attacker() {
+        // Black king takes an undefended pawn.
+        assert_eq!(see_of("8/8/8/3k4/4P3/8/8/1K6 b - - 0 1", "d5e4"), 100);
+        // RxN; the black king may not recapture because the white king guards d3.
+        assert_eq!(see_of("8/8/8/8/3k4/3n4/2K5/3R4 w - - 0 1", "d1d3"), 325);
+        // RxN, KxR: nothing guards d3 for White.
+        assert_eq!(
+            see_of("8/8/8/8/3k4/3n4/8/1K1R4 w - - 0 1", "d1d3"),
+            325 - 500
+        );
+        // RxP, NxR, KxN: the white king ends the sequence as the last attacker.
+        assert_eq!(
+            see_of("k7/8/8/8/1n6/3p4/4K3/3R4 w - - 0 1", "d1d3"),
+            100 - 500 + 325
+        );
+        // Same, but a black bishop also guards d3: the king may not take, RxP NxR stands.
+        assert_eq!(
+            see_of("k7/8/8/5b2/1n6/3p4/4K3/3R4 w - - 0 1", "d1d3"),
+            100 - 500
+        );
+    }
+
+    #[test]
+    fn see_ge_threshold() {
+        let pos = Position::from_fen("1k6/8/3p4/4p3/8/8/8/1K2R3 w - - 0 1").unwrap();
+        let mv = pos.parse_uci_move("e1e5").unwrap();
+        assert!(see_ge(pos.board(), mv, -400));
+        assert!(!see_ge(pos.board(), mv, -399));
+    }
+}

@@ -1,0 +1,355 @@
+//! The transposition table: a hash table of search results keyed by the Zobrist key.
+//!
+//! Layout: buckets of four 16-byte entries (one 64-byte cache line). Each entry is two
+//! `AtomicU64`: the packed data and `key ^ data`. A reader accepts an entry only if
+//! `stored_key ^ data == key`, so a torn write from another thread reads as a miss: the table
+//! can be shared by search threads without locks (the "lockless hashing" of Hyatt and Mann).
+//!
+//! Replacement: an entry for the same position is overwritten unless the old one is deeper
+//! (by more than 3 plies) and from the current search; otherwise the entry with the lowest
+//! `depth - 4 * age` in the bucket is replaced, so stale entries from earlier searches go first.
+//! Mate scores are stored relative to the node (distance to mate from here), and converted back
+//! to distance from the root on probe.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use cozy_chess::{Move, Piece, Square};
+
+use crate::params::MATE_BOUND;
+
+/// What a stored score means relative to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score (fail high).
+    Lower,
+    /// The true value is at most the score (fail low).
+    Upper,
+    /// The exact value (a PV node).
+    Exact,
+}
+
+/// A probed entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    /// Best or refutation move, if one was found.
+    pub mv: Option<Move>,
+    /// Score, already converted to distance from the root.
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Remaining depth of the search that stored it (0 = quiescence).
+    pub depth: i32,
+    /// Kind of bound.
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [(AtomicU64, AtomicU64); ENTRIES_PER_BUCKET],
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+// Data word layout (64 bits):
+//   0..16  move (from 6 | to 6 | promotion 3, 0 = none; 0xFFFF = no move)
+//  16..32  score (i16)
+//  32..48  static eval (i16)
+//  48..56  depth + DEPTH_OFFSET (0 marks an empty entry)
+//  56..58  bound
+//  58..64  age
+const DEPTH_OFFSET: i32 = 2;
+const NO_MOVE: u64 = 0xFFFF;
+
+fn pack_move(mv: Option<Move>) -> u64 {
+    match mv {
+        None => NO_MOVE,
+        Some(mv) => {
+            let promo = match mv.promotion {
+                None => 0,
+                Some(p) => p as u64 + 1,
+            };
+            (mv.from as u64) | ((mv.to as u64) << 6) | (promo << 12)
+        }
+    }
+}
+
+fn unpack_move(bits: u64) -> Option<Move> {
+    if bits == NO_MOVE {
+        return None;
+    }
+    let from = Square::index((bits & 63) as usize);
+    let to = Square::index(((bits >> 6) & 63) as usize);
+    let promo = (bits >> 12) & 7;
+    let promotion = if promo == 0 {
+        None
+    } else {
+        Piece::try_index(promo as usize - 1)
+    };
+    Some(Move {
+        from,
+        to,
+        promotion,
+    })
+}
+
+/// Converts a score from "distance from the root" to "distance from this node" for storing.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Converts a stored score back to distance from the root.
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> Self {
+        Self::try_new(mib).unwrap_or_else(|_| Self::try_new(1).expect("a 1 MiB table"))
+    }
+
+    /// A table of about `mib` mebibytes, or an error if the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<Self, String> {
+        let count = (mib.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(Self {
+            buckets,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for (k, d) in &b.entries {
+                k.store(0, Ordering::Relaxed);
+                d.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key uniformly onto the bucket count (no power of two needed).
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    /// Prefetch hint: touches the bucket so that a later probe finds it in cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let b = self.bucket(key);
+        let _ = b.entries[0].1.load(Ordering::Relaxed);
+    }
+
+    /// Looks the position up. `ply` converts mate scores.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        let bucket = self.bucket(key);
+        for (k, d) in &bucket.entries {
+            let data = d.load(Ordering::Relaxed);
+            let stored = k.load(Ordering::Relaxed);
+            if data != 0 && stored ^ data == key {
+                let depth_bits = ((data >> 48) & 0xFF) as i32;
+                if depth_bits == 0 {
+                    continue;
+                }
+                let bound = match (data >> 56) & 3 {
+                    1 => Bound::Lower,
+                    2 => Bound::Upper,
+                    _ => Bound::Exact,
+                };
+                return Some(TtEntry {
+                    mv: unpack_move(data & 0xFFFF),
+                    score: score_from_tt(((data >> 16) & 0xFFFF) as u16 as i16 as i32, ply),
+                    eval: ((data >> 32) & 0xFFFF) as u16 as i16 as i32,
+                    depth: depth_bits - DEPTH_OFFSET,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. `score` is relative to the root; `ply` converts mate scores.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let age = self.age.load(Ordering::Relaxed) as u64;
+        let bucket = self.bucket(key);
+        let depth = depth.clamp(-DEPTH_OFFSET + 1, 255 - DEPTH_OFFSET);
+        // Choose the slot: same key first, else the least valuable entry.
+        let mut slot = 0;
+        let mut worst = i32::MAX;
+        let mut same_key = false;
+        for (i, (k, d)) in bucket.entries.iter().enumerate() {
+            let data = d.load(Ordering::Relaxed);
+            let stored = k.load(Ordering::Relaxed);
+            if data == 0 {
+                if worst > i32::MIN {
+                    slot = i;
+                    worst = i32::MIN;
+                }
+                continue;
+            }
+            if stored ^ data == key {
+                slot = i;
+                same_key = true;
+                break;
+            }
+            let e_depth = ((data >> 48) & 0xFF) as i32 - DEPTH_OFFSET;
+            let e_age = (data >> 58) & 63;
+            let age_diff = ((age + 64 - e_age) & 63) as i32;
+            let value = e_depth - 4 * age_diff;
+            if value < worst {
+                worst = value;
+                slot = i;
+            }
+        }
+        let (k, d) = &bucket.entries[slot];
+        let mut mv = mv;
+        if same_key {
+            let old = d.load(Ordering::Relaxed);
+            let old_depth = ((old >> 48) & 0xFF) as i32 - DEPTH_OFFSET;
+            let old_age = (old >> 58) & 63;
+            // Keep a deeper entry of this search unless the new one is exact.
+            if bound != Bound::Exact && old_age == age && old_depth > depth + 3 {
+                return;
+            }
+            // Keep the old move when the new result has none.
+            if mv.is_none() {
+                mv = unpack_move(old & 0xFFFF);
+            }
+        }
+        let bound_bits: u64 = match bound {
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        };
+        let score = score_to_tt(score, ply).clamp(i16::MIN as i32, i16::MAX as i32);
+        let eval = eval.clamp(i16::MIN as i32, i16::MAX as i32);
+        let data = pack_move(mv)
+            | ((score as i16 as u16 as u64) << 16)
+            | ((eval as i16 as u16 as u64) << 32)
+            | (((depth + DEPTH_OFFSET) as u64) << 48)
+            | (bound_bits << 56)
+            | (age << 58);
+        k.store(key ^ data, Ordering::Relaxed);
+        d.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand entries filled by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) as u64;
+        let mut filled: u32 = 0;
+        let mut seen: u32 = 0;
+        'outer: for b in &self.buckets {
+            for (_, d) in &b.entries {
+                if seen == 1000 {
+                    break 'outer;
+                }
+                let data = d.load(Ordering::Relaxed);
+                if data != 0 && (data >> 58) & 63 == age {
+                    filled += 1;
+                }
+                seen += 1;
+            }
+        }
+        (filled * 1000).checked_div(seen).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::MATE;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let mv: Move = "e7e8q".parse().unwrap();
+        tt.store(0xDEAD_BEEF, Some(mv), -123, 45, 7, Bound::Lower, 3);
+        let e = tt.probe(0xDEAD_BEEF, 3).expect("stored entry");
+        assert_eq!(e.mv, Some(mv));
+        assert_eq!(e.score, -123);
+        assert_eq!(e.eval, 45);
+        assert_eq!(e.depth, 7);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        // Mate in 5 plies from the root, found at ply 2: mate in 3 from the node.
+        tt.store(42, None, MATE - 5, 0, 4, Bound::Exact, 2);
+        // The same node reached at ply 6: mate in 3 from there is mate in 9 from the root.
+        let e = tt.probe(42, 6).unwrap();
+        assert_eq!(e.score, MATE - 9);
+        assert_eq!(e.mv, None);
+    }
+
+    #[test]
+    fn qsearch_depth_and_hashfull() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(7, None, 10, 10, 0, Bound::Upper, 0);
+        assert_eq!(tt.probe(7, 0).unwrap().depth, 0);
+        for key in 0..100_000u64 {
+            tt.store(
+                key.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                None,
+                0,
+                0,
+                1,
+                Bound::Exact,
+                0,
+            );
+        }
+        assert!(tt.hashfull() > 500);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}
