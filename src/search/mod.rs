@@ -24,6 +24,7 @@ use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 
 use ordering::OrderingTables;
+pub use qsearch::{QEnd, QPrune, QTrace};
 pub use see::{see, see_ge};
 pub use stats::SearchStats;
 
@@ -154,6 +155,21 @@ pub fn uci_score(score: i32) -> String {
     }
 }
 
+/// What [`Engine::quiesce`] found.
+#[derive(Clone, Debug)]
+pub struct QuiesceResult {
+    /// Score from the side to move.
+    pub score: i32,
+    /// The quiescence line.
+    pub pv: Vec<Move>,
+    /// Statistics of this quiescence search.
+    pub stats: SearchStats,
+    /// The recorded tree (empty unless tracing was asked for).
+    pub trace: Vec<QTrace>,
+    /// Whether the trace was cut at its limit.
+    pub truncated: bool,
+}
+
 /// One search thread's state.
 pub struct Searcher {
     /// The shared transposition table.
@@ -180,6 +196,13 @@ pub struct Searcher {
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
     qnodes_at_start: u64,
     info: Option<InfoSink>,
+    /// Recorded quiescence tree, when tracing (`lull qtree`).
+    pub(crate) trace: Option<Vec<qsearch::QTrace>>,
+    pub(crate) trace_move: Option<Move>,
+    pub(crate) trace_limit: usize,
+    pub(crate) trace_truncated: bool,
+    /// Why the last quiescence node ended.
+    pub(crate) q_end: qsearch::QEnd,
 }
 
 impl Searcher {
@@ -207,6 +230,11 @@ impl Searcher {
             root_best: None,
             qnodes_at_start: 0,
             info: None,
+            trace: None,
+            trace_move: None,
+            trace_limit: 0,
+            trace_truncated: false,
+            q_end: qsearch::QEnd::Quiet,
         }
     }
 
@@ -515,6 +543,46 @@ impl Engine {
         self.tt.clear();
         for t in &mut self.threads {
             t.tables.clear();
+        }
+    }
+
+    /// Runs only the quiescence search of `pos` in the window (`alpha`, `beta`), as the main
+    /// search does at its horizon. Returns the score, the quiescence line (PV) and the
+    /// statistics. With `trace_nodes > 0` the tree is recorded (at most that many events).
+    pub fn quiesce(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        trace_nodes: usize,
+    ) -> QuiesceResult {
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let t = &mut self.threads[0];
+        t.options = self.options.clone();
+        t.time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+        t.limits = Limits::default();
+        t.stats = SearchStats::default();
+        t.stopped = false;
+        t.seldepth = 0;
+        t.qnodes_at_start = 0;
+        t.trace = (trace_nodes > 0).then(Vec::new);
+        t.trace_limit = trace_nodes;
+        t.trace_truncated = false;
+        t.trace_move = None;
+        let mut p = pos.clone();
+        let alpha = alpha.clamp(-params::INFINITY, params::INFINITY);
+        let beta = beta
+            .clamp(-params::INFINITY, params::INFINITY)
+            .max(alpha + 1);
+        let score = t.qsearch(&mut p, alpha, beta, 0, 0, None, true);
+        let pv = t.root_pv(pos);
+        QuiesceResult {
+            score,
+            pv,
+            stats: t.stats.clone(),
+            trace: t.trace.take().unwrap_or_default(),
+            truncated: t.trace_truncated,
         }
     }
 

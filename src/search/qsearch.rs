@@ -10,6 +10,7 @@
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
 use cozy_chess::{Move, Piece, Rank, Square};
+use serde::Serialize;
 
 use crate::eval::evaluate;
 use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -36,7 +37,127 @@ enum Kind {
     Evasion,
 }
 
+/// Why a quiescence node ended (for `lull qtree` and the tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum QEnd {
+    /// The search was stopped (time, nodes, `stop`).
+    Stopped,
+    /// Draw by repetition or insufficient material.
+    Draw,
+    /// The q-ply cap (or the ply limit) was reached: static evaluation.
+    PlyCap,
+    /// The q-node budget was spent: static evaluation.
+    NodeCap,
+    /// Mate distance pruning closed the window.
+    MateDistance,
+    /// A transposition-table bound ended the node.
+    TtCutoff,
+    /// Stand pat reached beta.
+    StandPat,
+    /// A move failed high; `after` is how many moves had been searched.
+    BetaCutoff {
+        /// Number of moves searched, the cutting one included.
+        after: u32,
+    },
+    /// Every move was searched or pruned without a cutoff.
+    AllSearched,
+    /// No forcing move to try: the stand pat stands.
+    Quiet,
+    /// In check with no legal move.
+    Mate,
+    /// Not in check, no legal move.
+    Stalemate,
+}
+
+/// Why a move was not searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum QPrune {
+    /// Delta pruning: even winning the victim cannot reach alpha.
+    Delta,
+    /// Its static exchange value is below the threshold.
+    See,
+    /// Only recaptures are searched at this q-ply.
+    NotRecapture,
+}
+
+/// One event of a traced quiescence search (see [`Searcher::set_trace`]): a node is an
+/// `Enter` … `Exit` pair with its children nested in between.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QTrace {
+    /// A node starts: the move that led to it, the window, its q-ply, whether in check.
+    Enter {
+        /// The move that led here (`None` at the root of the quiescence search).
+        mv: Option<Move>,
+        /// Alpha at entry.
+        alpha: i32,
+        /// Beta at entry.
+        beta: i32,
+        /// Plies past the horizon.
+        qply: i32,
+        /// Side to move in check.
+        in_check: bool,
+    },
+    /// The stand-pat score of the current node.
+    StandPat(i32),
+    /// A move of the current node that was not searched.
+    Pruned {
+        /// The move.
+        mv: Move,
+        /// Why.
+        reason: QPrune,
+    },
+    /// The current node ends.
+    Exit {
+        /// Its score.
+        score: i32,
+        /// Why it ended.
+        end: QEnd,
+    },
+}
+
 impl Searcher {
+    /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft. A thin wrapper
+    /// around [`Searcher::qsearch_node`] that records the tree when tracing is on.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: i32,
+        last_capture: Option<Square>,
+        beal: bool,
+    ) -> i32 {
+        if self.trace.is_none() {
+            return self.qsearch_node(pos, alpha, beta, ply, qply, last_capture, beal);
+        }
+        let mv = self.trace_move.take();
+        let in_check = pos.in_check();
+        self.trace_event(QTrace::Enter {
+            mv,
+            alpha,
+            beta,
+            qply,
+            in_check,
+        });
+        let score = self.qsearch_node(pos, alpha, beta, ply, qply, last_capture, beal);
+        let end = self.q_end;
+        self.trace_event(QTrace::Exit { score, end });
+        score
+    }
+
+    #[inline]
+    fn trace_event(&mut self, event: QTrace) {
+        if let Some(t) = &mut self.trace {
+            if t.len() < self.trace_limit {
+                t.push(event);
+            } else {
+                self.trace_truncated = true;
+            }
+        }
+    }
+
     /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft.
     ///
     /// `ply` is the distance from the root, `qply` the distance from the horizon,
@@ -44,7 +165,7 @@ impl Searcher {
     /// `beal` whether Beal's null-move stand pat may be used in this subtree (false inside
     /// the null-move search itself, which is an ordinary quiescence search).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn qsearch(
+    fn qsearch_node(
         &mut self,
         pos: &mut Position,
         mut alpha: i32,
@@ -67,6 +188,7 @@ impl Searcher {
             self.stats.qnodes_ply0 += 1;
         }
         if self.poll() {
+            self.q_end = QEnd::Stopped;
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -74,6 +196,7 @@ impl Searcher {
         // Step 2. Draws by rule. Captures reset the repetition window, so this is cheap;
         // checks and evasions can repeat.
         if pos.is_repetition(ply) || pos.is_insufficient_material() {
+            self.q_end = QEnd::Draw;
             return DRAW;
         }
         let in_check = pos.in_check();
@@ -85,6 +208,11 @@ impl Searcher {
             opts.max_nodes > 0 && self.stats.qnodes - self.qnodes_at_start > opts.max_nodes;
         if ply >= MAX_PLY - 1 || qply >= opts.max_ply || node_budget_spent {
             self.stats.q_capped += 1;
+            self.q_end = if node_budget_spent {
+                QEnd::NodeCap
+            } else {
+                QEnd::PlyCap
+            };
             return evaluate(pos.board());
         }
 
@@ -92,6 +220,7 @@ impl Searcher {
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
+            self.q_end = QEnd::MateDistance;
             return alpha;
         }
 
@@ -117,6 +246,7 @@ impl Searcher {
                 };
                 if !pv_node && usable {
                     self.stats.q_tt_cutoffs += 1;
+                    self.q_end = QEnd::TtCutoff;
                     return e.score;
                 }
             }
@@ -161,6 +291,7 @@ impl Searcher {
                 );
                 pos.undo();
                 if self.stopped {
+                    self.q_end = QEnd::Stopped;
                     return 0;
                 }
                 let q1 = q1.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
@@ -171,8 +302,10 @@ impl Searcher {
                 best_score = static_eval - threat;
             }
 
+            self.trace_event(QTrace::StandPat(best_score));
             if best_score >= beta {
                 self.stats.standpat_cutoffs += 1;
+                self.q_end = QEnd::StandPat;
                 if use_tt && tt_eval.is_none() {
                     self.tt
                         .store(key, None, best_score, static_eval, 0, Bound::Lower, ply);
@@ -244,9 +377,11 @@ impl Searcher {
         if !any_legal {
             if in_check {
                 self.stats.q_mates += 1;
+                self.q_end = QEnd::Mate;
                 return -MATE + ply as i32;
             }
             self.stats.q_stalemates += 1;
+            self.q_end = QEnd::Stalemate;
             return DRAW;
         }
 
@@ -308,6 +443,10 @@ impl Searcher {
                 // moves to the square of the last capture are searched.
                 if recaptures_only && Some(mv.to) != last_capture {
                     self.stats.recapture_skips += 1;
+                    self.trace_event(QTrace::Pruned {
+                        mv,
+                        reason: QPrune::NotRecapture,
+                    });
                     continue;
                 }
                 // Step 9b. Delta pruning (`QSearchDelta`): if even winning the captured piece
@@ -319,12 +458,20 @@ impl Searcher {
                     && stand_pat + captured.map_or(0, see_value) + delta_margin <= alpha
                 {
                     self.stats.delta_skips += 1;
+                    self.trace_event(QTrace::Pruned {
+                        mv,
+                        reason: QPrune::Delta,
+                    });
                     continue;
                 }
                 // Step 9c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical
                 // moves) that lose material in the exchange on their square.
                 if exchange < see_threshold {
                     self.stats.see_skips += 1;
+                    self.trace_event(QTrace::Pruned {
+                        mv,
+                        reason: QPrune::See,
+                    });
                     continue;
                 }
             }
@@ -338,10 +485,14 @@ impl Searcher {
             } else {
                 last_capture
             };
+            if self.trace.is_some() {
+                self.trace_move = Some(mv);
+            }
             pos.play(mv);
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, next_capture, beal);
             pos.undo();
             if self.stopped {
+                self.q_end = QEnd::Stopped;
                 return 0;
             }
             searched += 1;
@@ -359,6 +510,9 @@ impl Searcher {
                         if searched == 1 {
                             self.stats.q_first_cutoffs += 1;
                         }
+                        self.q_end = QEnd::BetaCutoff {
+                            after: searched as u32,
+                        };
                         break;
                     }
                 }
@@ -366,6 +520,13 @@ impl Searcher {
         }
         if searched > 0 {
             self.stats.q_expanded += 1;
+        }
+        if best_score < beta {
+            self.q_end = if list.is_empty() {
+                QEnd::Quiet
+            } else {
+                QEnd::AllSearched
+            };
         }
 
         // Step 10. Store the result (depth 0) and return it. A node that searched nothing
