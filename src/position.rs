@@ -274,6 +274,11 @@ impl Position {
 }
 
 /// Parses a FEN: X-FEN or Shredder-FEN castling, move counters optional.
+///
+/// cozy-chess's own X-FEN mode reads `K`/`Q` as the h-/a-file rook only, which rejects most
+/// Chess960 X-FENs. Here X-FEN letters are translated to Shredder file letters first: `K`/`Q`
+/// (`k`/`q`) name the outermost rook on that side of the king on its back rank, as X-FEN
+/// defines; a file letter (X-FEN's way to name an inner rook, or Shredder-FEN) is kept.
 pub fn parse_fen(fen: &str) -> Result<Board, String> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() < 2 {
@@ -287,18 +292,65 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
     while parts.len() < 6 {
         parts.push(defaults[parts.len() - 2]);
     }
-    let normalized = parts.join(" ");
     // cozy-chess's parser should not panic, but input is arbitrary text: never let it kill us.
-    let attempt = |shredder: bool| {
-        std::panic::catch_unwind(|| Board::from_fen(&normalized, shredder))
+    let attempt = |text: &str| {
+        std::panic::catch_unwind(|| Board::from_fen(text, true))
             .unwrap_or(Err(cozy_chess::FenParseError::InvalidBoard))
+            .map_err(|e| format!("invalid FEN '{fen}': {e}"))
     };
-    match attempt(false) {
-        Ok(board) => Ok(board),
-        Err(first) => match attempt(true) {
-            Ok(board) => Ok(board),
-            Err(_) => Err(format!("invalid FEN '{fen}': {first}")),
-        },
+    let castling = parts[2];
+    if !castling.contains(['K', 'Q', 'k', 'q']) {
+        return attempt(&parts.join(" "));
+    }
+    // Find the kings and rooks on a board without castling rights, then name the rooks.
+    let mut bare = parts.clone();
+    bare[2] = "-";
+    let board = attempt(&bare.join(" "))?;
+    let mut shredder = String::with_capacity(castling.len());
+    for c in castling.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let file = match c.to_ascii_lowercase() {
+            'k' | 'q' => xfen_rook_file(&board, color, c.eq_ignore_ascii_case(&'k'))
+                .ok_or_else(|| format!("invalid FEN '{fen}': no rook for castling right '{c}'"))?,
+            'a'..='h' => {
+                shredder.push(c);
+                continue;
+            }
+            _ => {
+                return Err(format!(
+                    "invalid FEN '{fen}': bad castling field '{castling}'"
+                ))
+            }
+        };
+        let letter = char::from(file).to_ascii_lowercase();
+        shredder.push(if color == Color::White {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        });
+    }
+    parts[2] = &shredder;
+    attempt(&parts.join(" "))
+}
+
+/// The file of the outermost `color` rook on its back rank on the king's `short` (h-file)
+/// or long (a-file) side, if the king stands on the back rank.
+fn xfen_rook_file(board: &Board, color: Color, short: bool) -> Option<File> {
+    let back_rank = Rank::First.relative_to(color);
+    let king = board.king(color);
+    if king.rank() != back_rank {
+        return None;
+    }
+    let rooks = board.colored_pieces(color, Piece::Rook) & back_rank.bitboard();
+    let files = rooks.into_iter().map(Square::file);
+    if short {
+        files.filter(|&f| f > king.file()).max()
+    } else {
+        files.filter(|&f| f < king.file()).min()
     }
 }
 
