@@ -7,12 +7,16 @@
 //! and the UCI front end [`uci`].
 
 pub mod bench;
+pub mod epd;
 pub mod eval;
+pub mod options;
 pub mod params;
 pub mod perft;
 pub mod position;
+pub mod san;
 pub mod search;
 pub mod time;
+pub mod tools;
 pub mod tt;
 pub mod uci;
 

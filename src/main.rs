@@ -1,14 +1,23 @@
 //! The `lull` command: a UCI engine by default, plus the tools for testers.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use lull::bench::{run_bench, BENCH_DEPTH};
+use lull::epd::{parse_epd, read_epd_file};
+use lull::options::{parse_option, split_assignment};
+use lull::params::MAX_DEPTH;
 use lull::perft::{bare_perft, divide};
 use lull::position::Position;
 use lull::search::Engine;
+use lull::tools::horizon::{run_horizon, HORIZON_DEPTH, HORIZON_FEN, HORIZON_NOTE};
+use lull::tools::solve::{
+    judgeable, solve, SolveConfig, SolveEvent, SolveJson, SolveSummary, WAC_EPD,
+};
 
 #[derive(Parser)]
 #[command(
@@ -55,6 +64,227 @@ enum Command {
         #[arg(long)]
         compare: bool,
     },
+    /// Run a test suite (EPD with bm/am): one line per position, then the totals.
+    /// Without a file, the embedded Win At Chess (300 positions).
+    Solve {
+        /// EPD file (default: the embedded WAC suite).
+        epd: Option<PathBuf>,
+        /// Milliseconds per position (the default, 1000, when no limit is given).
+        #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"],
+              value_parser = clap::value_parser!(u64).range(1..))]
+        movetime: Option<u64>,
+        /// Nodes per position.
+        #[arg(long, value_name = "N", conflicts_with = "depth",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Depth per position, in plies.
+        #[arg(long, value_name = "D",
+              value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+        depth: Option<i32>,
+        /// Search threads per position.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Positions searched in parallel (one engine each).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: u16,
+        /// Hash size per engine, in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+        hash: u32,
+        /// Write every position's record and the summary to this file as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+    /// Show the horizon effect: search a position to the same depth without and with the
+    /// quiescence search and print both side by side.
+    Horizon {
+        /// Position (FEN, quoted or as separate words; default: a built-in example).
+        fen: Vec<String>,
+        /// Depth in plies.
+        #[arg(long, default_value_t = HORIZON_DEPTH,
+              value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+        depth: i32,
+        /// Hash size in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+        hash: u32,
+    },
+    /// Show the quiescence search tree of one position: every node with the move that led
+    /// there, its window, stand pat, score and why it ended; pruned moves as leaves.
+    Qtree {
+        /// Position (FEN, quoted or as separate words; default: a built-in exchange).
+        fen: Vec<String>,
+        /// Root alpha (default: -infinity).
+        #[arg(long, default_value_t = -lull::params::INFINITY, allow_negative_numbers = true,
+              value_parser = clap::value_parser!(i32)
+                  .range(-(lull::params::INFINITY as i64)..=lull::params::INFINITY as i64))]
+        alpha: i32,
+        /// Root beta (default: +infinity).
+        #[arg(long, default_value_t = lull::params::INFINITY, allow_negative_numbers = true,
+              value_parser = clap::value_parser!(i32)
+                  .range(-(lull::params::INFINITY as i64)..=lull::params::INFINITY as i64))]
+        beta: i32,
+        /// At most this many tree nodes (searched nodes plus pruned leaves) are shown.
+        #[arg(long, value_name = "N", default_value_t = lull::tools::qtree::DEFAULT_MAX_NODES as u64,
+              value_parser = clap::value_parser!(u64)
+                  .range(1..=lull::tools::qtree::MAX_MAX_NODES as u64))]
+        max_nodes: u64,
+        /// Output format.
+        #[arg(long, default_value = "text",
+              value_parser = clap::builder::PossibleValuesParser::new(["text", "dot", "html"]))]
+        format: String,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// A UCI option for the engine, e.g. --option QSearchDelta=0 (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+}
+
+struct SolveArgs {
+    epd: Option<PathBuf>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    depth: Option<i32>,
+    threads: u16,
+    jobs: u16,
+    hash: u32,
+    json: Option<PathBuf>,
+    options: Vec<String>,
+}
+
+fn cmd_solve(args: SolveArgs) -> ExitCode {
+    // The options first: a typo should not cost a whole run.
+    let mut options = Vec::new();
+    for text in &args.options {
+        let (name, value) = split_assignment(text);
+        match parse_option(name, value) {
+            Ok((spec, _)) => options.push((spec.name.to_string(), value.map(str::to_string))),
+            Err(e) => {
+                eprintln!("error: --option {text}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (source, (records, errors)) = match &args.epd {
+        None => ("embedded WAC".to_string(), parse_epd(WAC_EPD)),
+        Some(path) => match read_epd_file(path) {
+            Ok(parsed) => (path.display().to_string(), parsed),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut skipped: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let (records, unjudgeable) = judgeable(records);
+    skipped.extend(unjudgeable);
+    skipped.sort_by_key(|s| {
+        s.strip_prefix("line ")
+            .and_then(|t| t.split(':').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(usize::MAX)
+    });
+    for s in &skipped {
+        eprintln!("warning: {source}: {s} (skipped)");
+    }
+    if records.is_empty() {
+        eprintln!("error: {source}: no position to solve");
+        return ExitCode::from(1);
+    }
+    let config = SolveConfig {
+        movetime: args.movetime,
+        nodes: args.nodes,
+        depth: args.depth,
+        threads: args.threads as usize,
+        jobs: args.jobs as usize,
+        hash_mib: args.hash as usize,
+        options,
+    };
+    eprintln!(
+        "solving {} positions from {source}: {}, {} job(s) x {} thread(s), hash {} MiB",
+        records.len(),
+        config.limits_text(),
+        config.jobs,
+        config.threads,
+        config.hash_mib
+    );
+    let total = records.len() as u64;
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} solved {msg} [{elapsed_precise} eta {eta}]",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_message("0");
+    let start = Instant::now();
+    let mut solved = 0;
+    let outcome = solve(&records, &config, |event| match event {
+        SolveEvent::Finished { report, .. } => {
+            if report.solved {
+                solved += 1;
+            }
+            bar.set_message(solved.to_string());
+            bar.inc(1);
+        }
+        SolveEvent::InOrder(report) => bar.suspend(|| println!("{}", report.line_text())),
+    });
+    bar.finish_and_clear();
+    let reports = match outcome {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let summary = SolveSummary::from_reports(&reports, start.elapsed().as_millis() as u64);
+    println!();
+    print!("{}", summary.text(config.jobs));
+    if !skipped.is_empty() {
+        println!("skipped lines: {}", skipped.len());
+    }
+    if let Some(path) = &args.json {
+        let doc = SolveJson {
+            config: &config,
+            source: &source,
+            skipped: &skipped,
+            positions: &reports,
+            summary: &summary,
+        };
+        let written = serde_json::to_string_pretty(&doc)
+            .map_err(|e| e.to_string())
+            .and_then(|text| std::fs::write(path, text + "\n").map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn cmd_horizon(fen: &[String], depth: i32, hash: u32) -> ExitCode {
+    let builtin = fen.is_empty();
+    let text = if builtin {
+        HORIZON_FEN.to_string()
+    } else {
+        fen.join(" ")
+    };
+    let pos = match Position::from_fen(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = run_horizon(&pos, depth, hash as usize);
+    print!("{}", report.render(&pos));
+    if builtin {
+        println!();
+        println!("{HORIZON_NOTE}");
+    }
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
@@ -130,5 +360,52 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Solve {
+            epd,
+            movetime,
+            nodes,
+            depth,
+            threads,
+            jobs,
+            hash,
+            json,
+            options,
+        }) => cmd_solve(SolveArgs {
+            epd,
+            movetime,
+            nodes,
+            depth,
+            threads,
+            jobs,
+            hash,
+            json,
+            options,
+        }),
+        Some(Command::Horizon { fen, depth, hash }) => cmd_horizon(&fen, depth, hash),
+        Some(Command::Qtree {
+            fen,
+            alpha,
+            beta,
+            max_nodes,
+            format,
+            output,
+            options,
+        }) => match format.parse() {
+            Ok(format) => {
+                let args = lull::tools::qtree::QtreeArgs {
+                    fen,
+                    alpha,
+                    beta,
+                    max_nodes: max_nodes as usize,
+                    format,
+                    options,
+                };
+                lull::tools::qtree::cmd_qtree(&args, output.as_ref())
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }

@@ -1,0 +1,391 @@
+//! The engine's UCI options in one table: names, types, defaults and ranges, how a value is
+//! checked, and how it is applied to an [`Engine`]. The UCI front end announces the table and
+//! the tools (`lull solve --option Name=Value`) use the same code, so that an option means the
+//! same everywhere.
+//!
+//! Names are matched case-insensitively, as UCI asks. `Ponder` and `UCI_Chess960` are in the
+//! table (the front end announces them) but are not engine settings: [`apply_option`] checks
+//! their value and says that the front end handles them.
+
+use crate::params;
+use crate::search::{Engine, QSearchOptions};
+
+/// Largest `Hash` value, in MiB.
+pub const MAX_HASH: i64 = 16_384;
+/// Largest `Threads` value.
+pub const MAX_THREADS: i64 = 256;
+
+/// The type of an option, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// A boolean (`true` / `false`).
+    Check {
+        /// Default value.
+        default: bool,
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// Who acts on an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionScope {
+    /// The search engine ([`apply_option`] sets it).
+    Engine,
+    /// The UCI front end (pondering, move notation): [`apply_option`] refuses it.
+    FrontEnd,
+}
+
+/// One option of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The name, as announced.
+    pub name: &'static str,
+    /// Type, default and range.
+    pub kind: OptionKind,
+    /// Who acts on it.
+    pub scope: OptionScope,
+}
+
+/// A checked option value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A spin value, inside the range.
+    Int(i64),
+    /// A check value.
+    Bool(bool),
+    /// A button press.
+    Press,
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let t: String = s.chars().take(max).collect();
+        format!("{t}…")
+    }
+}
+
+impl OptionSpec {
+    /// The `option name … type …` line of the `uci` answer.
+    pub fn uci_line(&self) -> String {
+        match self.kind {
+            OptionKind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                self.name
+            ),
+            OptionKind::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
+            OptionKind::Button => format!("option name {} type button", self.name),
+        }
+    }
+
+    /// Checks a value for this option (`None` when no value was given).
+    pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, String> {
+        let value = value.map(str::trim);
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let Some(v) = value.filter(|v| !v.is_empty()) else {
+                    return Err(format!("option '{}' needs a value", self.name));
+                };
+                match v.parse::<i64>() {
+                    Ok(n) if (min..=max).contains(&n) => Ok(OptionValue::Int(n)),
+                    Ok(n) => Err(format!(
+                        "value {n} for option '{}' is out of range {min}..{max}",
+                        self.name
+                    )),
+                    Err(_) => Err(format!(
+                        "value '{}' for option '{}' is not an integer",
+                        shorten(v, 64),
+                        self.name
+                    )),
+                }
+            }
+            OptionKind::Check { .. } => match value {
+                Some(v) if v.eq_ignore_ascii_case("true") => Ok(OptionValue::Bool(true)),
+                Some(v) if v.eq_ignore_ascii_case("false") => Ok(OptionValue::Bool(false)),
+                other => Err(format!(
+                    "value '{}' for option '{}' must be true or false",
+                    shorten(other.unwrap_or(""), 64),
+                    self.name
+                )),
+            },
+            OptionKind::Button => Ok(OptionValue::Press),
+        }
+    }
+}
+
+/// The table of options, in the order the `uci` command announces them.
+pub fn option_specs() -> Vec<OptionSpec> {
+    let q = QSearchOptions::default();
+    let spin = |name, default: i64, min, max| OptionSpec {
+        name,
+        kind: OptionKind::Spin { default, min, max },
+        scope: OptionScope::Engine,
+    };
+    let check = |name, default| OptionSpec {
+        name,
+        kind: OptionKind::Check { default },
+        scope: OptionScope::Engine,
+    };
+    let front = |spec: OptionSpec| OptionSpec {
+        scope: OptionScope::FrontEnd,
+        ..spec
+    };
+    vec![
+        spin("Hash", 16, 1, MAX_HASH),
+        spin("Threads", 1, 1, MAX_THREADS),
+        spin("Move Overhead", params::MOVE_OVERHEAD as i64, 0, 5000),
+        OptionSpec {
+            name: "Clear Hash",
+            kind: OptionKind::Button,
+            scope: OptionScope::Engine,
+        },
+        front(check("Ponder", false)),
+        front(check("UCI_Chess960", false)),
+        check("QSearch", q.enabled),
+        spin("QSearchMaxPly", q.max_ply as i64, 0, 100),
+        spin("QSearchMaxNodes", q.max_nodes as i64, 0, 1_000_000_000),
+        spin("QSearchChecks", q.check_plies as i64, 0, 8),
+        spin("QSearchSEE", q.see_threshold as i64, -10_000, 1000),
+        spin("QSearchDelta", q.delta_margin as i64, 0, 2000),
+        check("QSearchTT", q.use_tt),
+        check("QSearchUnderpromotions", q.underpromotions),
+        check("QSearchPawnPushes", q.pawn_pushes),
+        spin("QSearchRecapturesAfter", q.recaptures_after as i64, 0, 32),
+        spin("QSearchNullMove", q.null_move as i64, 0, 2),
+    ]
+}
+
+/// The option of that name (case-insensitive, surrounding spaces ignored).
+pub fn find_option(name: &str) -> Option<OptionSpec> {
+    let name = name.trim();
+    option_specs()
+        .into_iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// Finds an option and checks a value for it.
+pub fn parse_option(name: &str, value: Option<&str>) -> Result<(OptionSpec, OptionValue), String> {
+    let spec = find_option(name)
+        .ok_or_else(|| format!("unknown option '{}'", shorten(name.trim(), 64)))?;
+    let value = spec.parse_value(value)?;
+    Ok((spec, value))
+}
+
+/// Sets an engine option from its name and value text (`None` for a button or a missing
+/// value). Unknown names, bad values and front-end options are errors; the engine is then
+/// unchanged.
+pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Result<(), String> {
+    let (spec, value) = parse_option(name, value)?;
+    apply_value(engine, &spec, value)
+}
+
+/// Applies a checked value (see [`parse_option`]) to the engine.
+pub fn apply_value(
+    engine: &mut Engine,
+    spec: &OptionSpec,
+    value: OptionValue,
+) -> Result<(), String> {
+    if spec.scope == OptionScope::FrontEnd {
+        return Err(format!(
+            "option '{}' is handled by the UCI front end, not by the engine",
+            spec.name
+        ));
+    }
+    let qs = &mut engine.options.qs;
+    match (spec.name, value) {
+        ("Hash", OptionValue::Int(n)) => return engine.set_hash(n as usize),
+        ("Threads", OptionValue::Int(n)) => engine.set_threads(n as usize),
+        ("Move Overhead", OptionValue::Int(n)) => engine.options.move_overhead = n as u64,
+        ("Clear Hash", OptionValue::Press) => engine.clear(),
+        ("QSearch", OptionValue::Bool(b)) => qs.enabled = b,
+        ("QSearchMaxPly", OptionValue::Int(n)) => qs.max_ply = n as i32,
+        ("QSearchMaxNodes", OptionValue::Int(n)) => qs.max_nodes = n as u64,
+        ("QSearchChecks", OptionValue::Int(n)) => qs.check_plies = n as i32,
+        ("QSearchSEE", OptionValue::Int(n)) => qs.see_threshold = n as i32,
+        ("QSearchDelta", OptionValue::Int(n)) => qs.delta_margin = n as i32,
+        ("QSearchTT", OptionValue::Bool(b)) => qs.use_tt = b,
+        ("QSearchUnderpromotions", OptionValue::Bool(b)) => qs.underpromotions = b,
+        ("QSearchPawnPushes", OptionValue::Bool(b)) => qs.pawn_pushes = b,
+        ("QSearchRecapturesAfter", OptionValue::Int(n)) => qs.recaptures_after = n as i32,
+        ("QSearchNullMove", OptionValue::Int(n)) => qs.null_move = n as i32,
+        (name, _) => return Err(format!("option '{name}' cannot take that value")),
+    }
+    Ok(())
+}
+
+/// Splits a command-line `Name=Value` (or `Name` alone, for a button) at the first `=`.
+pub fn split_assignment(text: &str) -> (&str, Option<&str>) {
+    match text.split_once('=') {
+        Some((name, value)) => (name.trim(), Some(value.trim())),
+        None => (text.trim(), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::time::Limits;
+
+    #[test]
+    fn table_has_every_option_with_its_range() {
+        let specs = option_specs();
+        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            [
+                "Hash",
+                "Threads",
+                "Move Overhead",
+                "Clear Hash",
+                "Ponder",
+                "UCI_Chess960",
+                "QSearch",
+                "QSearchMaxPly",
+                "QSearchMaxNodes",
+                "QSearchChecks",
+                "QSearchSEE",
+                "QSearchDelta",
+                "QSearchTT",
+                "QSearchUnderpromotions",
+                "QSearchPawnPushes",
+                "QSearchRecapturesAfter",
+                "QSearchNullMove",
+            ]
+        );
+        assert_eq!(
+            find_option("hash").unwrap().uci_line(),
+            "option name Hash type spin default 16 min 1 max 16384"
+        );
+        assert_eq!(
+            find_option("QSEARCH").unwrap().uci_line(),
+            "option name QSearch type check default true"
+        );
+        assert_eq!(
+            find_option("clear hash").unwrap().uci_line(),
+            "option name Clear Hash type button"
+        );
+        assert_eq!(
+            find_option("QSearchSEE").unwrap().kind,
+            OptionKind::Spin {
+                default: params::QS_SEE_THRESHOLD as i64,
+                min: -10_000,
+                max: 1000
+            }
+        );
+        // Every spin default lies in its range.
+        for s in &specs {
+            if let OptionKind::Spin { default, min, max } = s.kind {
+                assert!((min..=max).contains(&default), "{}", s.name);
+            }
+        }
+        assert!(find_option("Hash2").is_none());
+    }
+
+    #[test]
+    fn apply_sets_the_engine() {
+        let mut e = Engine::new(1);
+        apply_option(&mut e, "qsearch", Some("false")).unwrap();
+        assert!(!e.options.qs.enabled);
+        apply_option(&mut e, "QSearch", Some(" TRUE ")).unwrap();
+        assert!(e.options.qs.enabled);
+        apply_option(&mut e, "QSearchMaxPly", Some("7")).unwrap();
+        apply_option(&mut e, "qsearchmaxnodes", Some("5000")).unwrap();
+        apply_option(&mut e, "QSearchChecks", Some("2")).unwrap();
+        apply_option(&mut e, "QSearchSEE", Some("-50")).unwrap();
+        apply_option(&mut e, "QSearchDelta", Some("0")).unwrap();
+        apply_option(&mut e, "QSearchTT", Some("false")).unwrap();
+        apply_option(&mut e, "QSearchUnderpromotions", Some("true")).unwrap();
+        apply_option(&mut e, "QSearchPawnPushes", Some("true")).unwrap();
+        apply_option(&mut e, "QSearchRecapturesAfter", Some("3")).unwrap();
+        apply_option(&mut e, "QSearchNullMove", Some("2")).unwrap();
+        let q = e.options.qs;
+        assert_eq!(
+            q,
+            QSearchOptions {
+                enabled: true,
+                max_ply: 7,
+                max_nodes: 5000,
+                check_plies: 2,
+                see_threshold: -50,
+                delta_margin: 0,
+                use_tt: false,
+                underpromotions: true,
+                pawn_pushes: true,
+                recaptures_after: 3,
+                null_move: 2,
+            }
+        );
+        apply_option(&mut e, "Move Overhead", Some("100")).unwrap();
+        assert_eq!(e.options.move_overhead, 100);
+        apply_option(&mut e, "move overhead", Some("0")).unwrap();
+        assert_eq!(e.options.move_overhead, 0);
+        apply_option(&mut e, "Threads", Some("3")).unwrap();
+        assert_eq!(e.threads(), 3);
+        apply_option(&mut e, "Hash", Some("2")).unwrap();
+        assert_eq!(e.hash_mib(), 2);
+        // The engine still searches after all that.
+        let r = e.search(&Position::startpos(), &Limits::depth(2), &[]);
+        assert!(r.best_move.is_some());
+        apply_option(&mut e, "Clear Hash", None).unwrap();
+        apply_option(&mut e, "clear hash", Some("ignored")).unwrap();
+    }
+
+    #[test]
+    fn bad_names_and_values_are_errors_and_change_nothing() {
+        let mut e = Engine::new(1);
+        let before = e.options.clone();
+        let cases: &[(&str, Option<&str>, &str)] = &[
+            ("Hashes", Some("1"), "unknown option"),
+            ("", None, "unknown option"),
+            ("Hash", None, "needs a value"),
+            ("Hash", Some(""), "needs a value"),
+            ("Hash", Some("0"), "out of range 1..16384"),
+            ("Hash", Some("16385"), "out of range"),
+            ("Threads", Some("many"), "not an integer"),
+            ("Threads", Some("99999999999999999999"), "not an integer"),
+            ("QSearch", Some("yes"), "true or false"),
+            ("QSearch", None, "true or false"),
+            ("QSearchSEE", Some("-10001"), "out of range"),
+            ("QSearchNullMove", Some("3"), "out of range 0..2"),
+            ("Ponder", Some("true"), "front end"),
+            ("UCI_Chess960", Some("true"), "front end"),
+            ("UCI_Chess960", Some("maybe"), "true or false"),
+        ];
+        for (name, value, expected) in cases {
+            let err = apply_option(&mut e, name, *value).unwrap_err();
+            assert!(err.contains(expected), "{name} {value:?}: {err}");
+        }
+        assert_eq!(e.options.qs, before.qs);
+        assert_eq!(e.options.move_overhead, before.move_overhead);
+        assert_eq!(e.hash_mib(), 1);
+        assert_eq!(e.threads(), 1);
+    }
+
+    #[test]
+    fn assignments_split_at_the_first_equals_sign() {
+        assert_eq!(
+            split_assignment("QSearch=false"),
+            ("QSearch", Some("false"))
+        );
+        assert_eq!(
+            split_assignment("Move Overhead = 10"),
+            ("Move Overhead", Some("10"))
+        );
+        assert_eq!(split_assignment("Clear Hash"), ("Clear Hash", None));
+        assert_eq!(split_assignment("a=b=c"), ("a", Some("b=c")));
+    }
+}

@@ -1,0 +1,200 @@
+//! `lull horizon`: the horizon effect, shown. One position is searched to the same depth twice,
+//! once with the quiescence search off (the leaves are evaluated statically, in the middle of
+//! exchanges) and once with it on, and the two answers are printed side by side.
+
+use serde::Serialize;
+
+use crate::position::Position;
+use crate::san::{line_to_san, move_to_san};
+use crate::search::{Engine, SearchResult};
+use crate::time::Limits;
+use crate::tools::{score_text, wrap_words};
+use crate::uci::board_ascii;
+
+/// The built-in example (see [`HORIZON_NOTE`]): White's queen can take a knight that only a
+/// pawn defends, and the recapture opens a file.
+pub const HORIZON_FEN: &str = "4r1k1/4qppp/8/4p3/2Pn4/1P6/P4PPP/3QR1K1 w - - 0 1";
+
+/// Why the built-in example shows the horizon effect.
+pub const HORIZON_NOTE: &str = "\
+Built-in example: White, a knight down for two pawns, can take the knight on d4 with the queen
+(Qxd4), and if ...exd4 the e-file opens and the rook takes the queen on e7 (Rxe7). At depth 3
+that capture is White's last ply: the search without quiescence stops there and counts a knight
+won. Just beyond the horizon, Black's rook on e8 takes back (...Rxe7): the quiescence search
+plays that capture and sees that Qxd4 gives queen and rook for knight and queen.";
+
+/// Default depth in plies: in the built-in example the refuting capture is on ply 4, one
+/// beyond the horizon.
+pub const HORIZON_DEPTH: i32 = 3;
+
+/// One of the two searches.
+#[derive(Clone, Debug, Serialize)]
+pub struct HorizonRun {
+    /// Whether the quiescence search was on.
+    pub qsearch: bool,
+    /// The best move in SAN.
+    pub best: Option<String>,
+    /// Score from the side to move, in centipawns.
+    pub score: i32,
+    /// The principal variation in SAN.
+    pub pv: Vec<String>,
+    /// The whole search result (statistics included).
+    pub result: SearchResult,
+}
+
+/// Both searches of one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct HorizonReport {
+    /// The position.
+    pub fen: String,
+    /// Depth of both searches.
+    pub depth: i32,
+    /// Quiescence search off.
+    pub without: HorizonRun,
+    /// Quiescence search on.
+    pub with: HorizonRun,
+}
+
+/// Searches `pos` to `depth` with a fresh engine, the quiescence search on or off.
+pub fn search_once(pos: &Position, depth: i32, qsearch: bool, hash_mib: usize) -> HorizonRun {
+    let mut engine = Engine::new(hash_mib.max(1));
+    engine.set_info_sink(None);
+    engine.options.qs.enabled = qsearch;
+    let result = engine.search(pos, &Limits::depth(depth), &[]);
+    let board = pos.board();
+    HorizonRun {
+        qsearch,
+        best: result.best_move.map(|m| move_to_san(board, m)),
+        score: result.score,
+        pv: line_to_san(board, &result.pv),
+        result,
+    }
+}
+
+/// Searches `pos` to `depth` without and with the quiescence search.
+pub fn run_horizon(pos: &Position, depth: i32, hash_mib: usize) -> HorizonReport {
+    HorizonReport {
+        fen: pos.fen(),
+        depth,
+        without: search_once(pos, depth, false, hash_mib),
+        with: search_once(pos, depth, true, hash_mib),
+    }
+}
+
+impl HorizonReport {
+    /// Whether the two scores have opposite signs (one above zero, the other below).
+    pub fn signs_differ(&self) -> bool {
+        (self.without.score > 0 && self.with.score < 0)
+            || (self.without.score < 0 && self.with.score > 0)
+    }
+
+    /// The text `lull horizon` prints: board, the two searches side by side, and the
+    /// quiescence statistics of the second.
+    pub fn render(&self, pos: &Position) -> String {
+        const LABEL: usize = 12;
+        const COL: usize = 34;
+        let mut out = String::new();
+        out.push_str(&board_ascii(pos));
+        out.push('\n');
+        out.push_str(&format!("Fen: {}\n", self.fen));
+        out.push_str(&format!(
+            "{} to move, depth {}\n\n",
+            if pos.side_to_move() == cozy_chess::Color::White {
+                "White"
+            } else {
+                "Black"
+            },
+            self.depth
+        ));
+        let mut row = |label: &str, left: &str, right: &str| {
+            out.push_str(&format!("{label:<LABEL$}{left:<COL$}{right}\n"));
+        };
+        row("", "QSearch off", "QSearch on");
+        row("", "-----------", "----------");
+        let best = |r: &HorizonRun| r.best.clone().unwrap_or_else(|| "(none)".into());
+        row("best move", &best(&self.without), &best(&self.with));
+        row(
+            "score",
+            &score_text(self.without.score),
+            &score_text(self.with.score),
+        );
+        row(
+            "nodes",
+            &self.without.result.nodes.to_string(),
+            &self.with.result.nodes.to_string(),
+        );
+        row(
+            "seldepth",
+            &self.without.result.seldepth.to_string(),
+            &self.with.result.seldepth.to_string(),
+        );
+        let left = wrap_words(&self.without.pv, COL - 2);
+        let right = wrap_words(&self.with.pv, COL - 2);
+        for i in 0..left.len().max(right.len()) {
+            row(
+                if i == 0 { "PV" } else { "" },
+                left.get(i).map_or("", String::as_str),
+                right.get(i).map_or("", String::as_str),
+            );
+        }
+        out.push('\n');
+        if self.signs_differ() {
+            out.push_str(
+                "The scores have opposite signs: without the quiescence search the last ply's \
+                 capture is scored before the reply that refutes it (the horizon effect).\n",
+            );
+        } else if self.without.best != self.with.best {
+            out.push_str(
+                "The best moves differ: the leaves the search without quiescence scores \
+                 statically are not quiet.\n",
+            );
+        } else {
+            out.push_str("Both searches agree on the move and the sign of the score.\n");
+        }
+        out.push_str("\nQuiescence statistics (QSearch on):\n");
+        out.push_str(&self.with.result.stats.table());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_example_shows_the_horizon_effect() {
+        let pos = Position::from_fen(HORIZON_FEN).unwrap();
+        let report = run_horizon(&pos, HORIZON_DEPTH, 2);
+        let text = report.render(&pos);
+        assert!(report.signs_differ(), "{text}");
+        assert!(report.without.score > 0 && report.with.score < 0, "{text}");
+        // Without quiescence the greedy capture is played; with it, it is not.
+        assert_eq!(report.without.best.as_deref(), Some("Qxd4"), "{text}");
+        assert_ne!(report.with.best.as_deref(), Some("Qxd4"), "{text}");
+        // Searched alone with quiescence, Qxd4 is worse than what the search prefers.
+        let mv = crate::san::parse_san(pos.board(), "Qxd4").unwrap();
+        let mut engine = Engine::new(2);
+        let forced = engine.search(&pos, &Limits::depth(HORIZON_DEPTH), &[mv]);
+        assert_eq!(forced.best_move, Some(mv));
+        assert!(
+            forced.score < report.with.score && forced.score < -200,
+            "Qxd4 with quiescence scores {}",
+            forced.score
+        );
+        // The rendering shows both columns and the statistics of the second search.
+        assert!(text.contains("QSearch off") && text.contains("QSearch on"));
+        assert!(text.contains("opposite signs"));
+        assert!(text.contains("quiescence nodes"));
+        assert_eq!(report.without.result.stats.qnodes, 0);
+        assert!(report.with.result.stats.qnodes > 0);
+    }
+
+    #[test]
+    fn positions_without_moves_render() {
+        // Checkmated side to move: both searches return no move.
+        let pos = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        let report = run_horizon(&pos, 2, 1);
+        assert!(report.without.best.is_none() && report.with.best.is_none());
+        assert!(report.render(&pos).contains("(none)"));
+    }
+}

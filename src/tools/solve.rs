@@ -1,0 +1,559 @@
+//! `lull solve`: runs a test suite of EPD positions (`bm` / `am`) and says which ones the
+//! engine solves, how soon, and what the quiescence search did meanwhile.
+//!
+//! Positions are searched by `jobs` workers in parallel, one [`Engine`] each, cleared before
+//! every position so that a result never depends on which positions came before. A position
+//! is solved when the move played is one of its `bm` moves (if any) and none of its `am`
+//! moves. The time to solution is when the final best move first became best
+//! ([`SearchResult::best_found_ms`]).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use serde::Serialize;
+
+use crate::epd::EpdRecord;
+use crate::options::apply_option;
+use crate::san::{line_to_san, move_to_san};
+use crate::search::{Engine, SearchResult, SearchStats};
+use crate::time::Limits;
+use crate::tools::score_text;
+
+/// Win At Chess (300 positions), embedded: jdart1/arasan-chess @ 36774cd, `tests/wacnew.epd`,
+/// with Arasan's corrections.
+pub const WAC_EPD: &str = include_str!("../../assets/wac.epd");
+
+/// Milliseconds per position when no limit is given.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// Stack size of a worker thread (the search recurses up to the maximum ply).
+const WORKER_STACK: usize = 64 << 20;
+
+/// How to run the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveConfig {
+    /// Milliseconds per position.
+    pub movetime: Option<u64>,
+    /// Nodes per position.
+    pub nodes: Option<u64>,
+    /// Depth per position.
+    pub depth: Option<i32>,
+    /// Search threads per engine.
+    pub threads: usize,
+    /// Positions searched at the same time (one engine each).
+    pub jobs: usize,
+    /// Hash size per engine, in MiB.
+    pub hash_mib: usize,
+    /// UCI options applied to every engine, as (name, value).
+    pub options: Vec<(String, Option<String>)>,
+}
+
+impl Default for SolveConfig {
+    fn default() -> Self {
+        Self {
+            movetime: None,
+            nodes: None,
+            depth: None,
+            threads: 1,
+            jobs: 1,
+            hash_mib: 16,
+            options: Vec::new(),
+        }
+    }
+}
+
+impl SolveConfig {
+    /// The search limits of one position: those given, or the default move time.
+    pub fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            movetime: self.movetime,
+            nodes: self.nodes,
+            depth: self.depth,
+            ..Limits::default()
+        };
+        if limits.movetime.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
+            limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        }
+        limits
+    }
+
+    /// A short description of the limits (`movetime 1000 ms`, `depth 6`...).
+    pub fn limits_text(&self) -> String {
+        let l = self.limits();
+        let mut parts = Vec::new();
+        if let Some(ms) = l.movetime {
+            parts.push(format!("movetime {ms} ms"));
+        }
+        if let Some(n) = l.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if let Some(d) = l.depth {
+            parts.push(format!("depth {d}"));
+        }
+        parts.join(", ")
+    }
+
+    /// An engine set up as configured (hash, threads, options), silent.
+    pub fn make_engine(&self) -> Result<Engine, String> {
+        let mut engine = Engine::new(self.hash_mib.max(1));
+        engine.set_info_sink(None);
+        engine.set_threads(self.threads.max(1));
+        for (name, value) in &self.options {
+            apply_option(&mut engine, name, value.as_deref())
+                .map_err(|e| format!("--option {name}: {e}"))?;
+        }
+        Ok(engine)
+    }
+}
+
+/// The result of one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionReport {
+    /// Index in the suite (0-based).
+    pub index: usize,
+    /// Line in the EPD text.
+    pub line: usize,
+    /// The `id`, or `line N`.
+    pub id: String,
+    /// The position.
+    pub fen: String,
+    /// Expected moves (`bm`) in SAN.
+    pub bm: Vec<String>,
+    /// Moves to avoid (`am`) in SAN.
+    pub am: Vec<String>,
+    /// The move played, in SAN (`None` if the search gave no move).
+    pub played: Option<String>,
+    /// The move played, in UCI.
+    pub played_uci: Option<String>,
+    /// Whether the move played solves the position.
+    pub solved: bool,
+    /// Score in centipawns from the side to move.
+    pub score: i32,
+    /// Score as UCI writes it (`cp 35`, `mate 2`).
+    pub score_text: String,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+    /// Iteration in which the final best move first became best.
+    pub found_depth: i32,
+    /// Milliseconds after which the final best move first became best.
+    pub found_ms: u64,
+    /// Milliseconds of search.
+    pub time_ms: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Quiescence nodes among them.
+    pub qnodes: u64,
+    /// The principal variation in SAN.
+    pub pv: Vec<String>,
+    /// Set when the search failed (an engine bug); the position then counts as not solved.
+    pub error: Option<String>,
+    /// The search statistics of this position.
+    #[serde(skip)]
+    pub stats: SearchStats,
+}
+
+impl PositionReport {
+    /// The line `lull solve` prints for this position.
+    pub fn line_text(&self) -> String {
+        let mut expected = String::new();
+        if !self.bm.is_empty() {
+            expected.push_str(&format!("bm {}", self.bm.join(" ")));
+        }
+        if !self.am.is_empty() {
+            if !expected.is_empty() {
+                expected.push(' ');
+            }
+            expected.push_str(&format!("am {}", self.am.join(" ")));
+        }
+        let status = if self.solved { "solved" } else { "FAILED" };
+        let mut line = format!(
+            "{:<10} {status}  {expected:<16} played {:<8} found depth {:>2} at {:>5} ms  depth {:>2}  score {}",
+            self.id,
+            self.played.as_deref().unwrap_or("(none)"),
+            self.found_depth,
+            self.found_ms,
+            self.depth,
+            self.score_text
+        );
+        if let Some(e) = &self.error {
+            line.push_str(&format!("  error: {e}"));
+        }
+        line
+    }
+}
+
+/// Totals over the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveSummary {
+    /// Positions searched.
+    pub total: usize,
+    /// Positions solved.
+    pub solved: usize,
+    /// Ids of the positions not solved, in suite order.
+    pub failed: Vec<String>,
+    /// Mean time to solution over the solved positions, in milliseconds.
+    pub mean_time_to_solution_ms: Option<f64>,
+    /// Mean depth at which the solution was first found, over the solved positions.
+    pub mean_depth_to_solution: Option<f64>,
+    /// Nodes searched over all positions.
+    pub nodes: u64,
+    /// Search time summed over positions, in milliseconds.
+    pub search_time_ms: u64,
+    /// Nodes per second of search (nodes / summed search time).
+    pub nps: u64,
+    /// Wall-clock time of the run, in milliseconds.
+    pub wall_time_ms: u64,
+    /// Search statistics summed over all positions.
+    pub stats: SearchStats,
+}
+
+impl SolveSummary {
+    /// Sums up reports (in any order; the failed ids come out in suite order).
+    pub fn from_reports(reports: &[PositionReport], wall_time_ms: u64) -> Self {
+        let mut sorted: Vec<&PositionReport> = reports.iter().collect();
+        sorted.sort_by_key(|r| r.index);
+        let solved: Vec<&&PositionReport> = sorted.iter().filter(|r| r.solved).collect();
+        let mean = |f: &dyn Fn(&PositionReport) -> f64| {
+            if solved.is_empty() {
+                None
+            } else {
+                Some(solved.iter().map(|r| f(r)).sum::<f64>() / solved.len() as f64)
+            }
+        };
+        let mut stats = SearchStats::default();
+        for r in &sorted {
+            stats.add(&r.stats);
+        }
+        let nodes: u64 = sorted.iter().map(|r| r.nodes).sum();
+        let search_time_ms: u64 = sorted.iter().map(|r| r.time_ms).sum();
+        Self {
+            total: sorted.len(),
+            solved: solved.len(),
+            failed: sorted
+                .iter()
+                .filter(|r| !r.solved)
+                .map(|r| r.id.clone())
+                .collect(),
+            mean_time_to_solution_ms: mean(&|r| r.found_ms as f64),
+            mean_depth_to_solution: mean(&|r| r.found_depth as f64),
+            nodes,
+            search_time_ms,
+            nps: nodes * 1000 / search_time_ms.max(1),
+            wall_time_ms,
+            stats,
+        }
+    }
+
+    /// The summary `lull solve` prints after the positions.
+    pub fn text(&self, jobs: usize) -> String {
+        let pct = if self.total == 0 {
+            0.0
+        } else {
+            100.0 * self.solved as f64 / self.total as f64
+        };
+        let mut out = format!("solved {} / {} ({pct:.1}%)\n", self.solved, self.total);
+        if self.failed.is_empty() {
+            out.push_str("failed: none\n");
+        } else {
+            out.push_str(&format!("failed: {}\n", self.failed.join(" ")));
+        }
+        match (self.mean_time_to_solution_ms, self.mean_depth_to_solution) {
+            (Some(ms), Some(d)) => out.push_str(&format!(
+                "mean time to solution: {ms:.1} ms (mean depth {d:.1}) over {} solved positions\n",
+                self.solved
+            )),
+            _ => out.push_str("mean time to solution: - (nothing solved)\n"),
+        }
+        out.push_str(&format!(
+            "nodes {} in {:.1} s of search, nps {}; wall time {:.1} s with {jobs} job{}\n",
+            self.nodes,
+            self.search_time_ms as f64 / 1000.0,
+            self.nps,
+            self.wall_time_ms as f64 / 1000.0,
+            if jobs == 1 { "" } else { "s" }
+        ));
+        out.push_str("search statistics, all positions:\n");
+        out.push_str(&self.stats.table());
+        out
+    }
+}
+
+/// What the solver reports while it runs.
+pub enum SolveEvent<'a> {
+    /// A position has been searched (in completion order); `done` of `total` are finished.
+    Finished {
+        /// Positions finished so far.
+        done: usize,
+        /// Positions in the run.
+        total: usize,
+        /// The position's result.
+        report: &'a PositionReport,
+    },
+    /// The next position in suite order is ready to be shown.
+    InOrder(&'a PositionReport),
+}
+
+/// Searches one position with a cleared engine and judges the move.
+pub fn solve_position(
+    engine: &mut Engine,
+    index: usize,
+    record: &EpdRecord,
+    limits: &Limits,
+) -> PositionReport {
+    engine.clear();
+    let pos = record.position();
+    let board = record.board.clone();
+    let outcome = catch_unwind(AssertUnwindSafe(|| engine.search(&pos, limits, &[])));
+    let (result, error) = match outcome {
+        Ok(r) => (r, None),
+        Err(_) => (
+            SearchResult::default(),
+            Some("the search failed (engine bug)".to_string()),
+        ),
+    };
+    let played = result.best_move;
+    PositionReport {
+        index,
+        line: record.line,
+        id: record.label(),
+        fen: record.fen.clone(),
+        bm: record.bm.iter().map(|m| move_to_san(&board, *m)).collect(),
+        am: record.am.iter().map(|m| move_to_san(&board, *m)).collect(),
+        played: played.map(|m| move_to_san(&board, m)),
+        played_uci: played.map(|m| pos.move_to_uci(m)),
+        solved: error.is_none() && played.is_some_and(|m| record.is_solution(m)),
+        score: result.score,
+        score_text: score_text(result.score),
+        depth: result.depth,
+        found_depth: result.best_found_depth,
+        found_ms: result.best_found_ms,
+        time_ms: result.time_ms,
+        nodes: result.nodes,
+        qnodes: result.stats.qnodes,
+        pv: line_to_san(&board, &result.pv),
+        error,
+        stats: result.stats,
+    }
+}
+
+/// Runs the suite. Engines are set up first (a bad option is an error before any search);
+/// then `config.jobs` workers take positions in turn. `on_event` is called on the calling
+/// thread as positions finish. Returns the reports in suite order.
+pub fn solve(
+    records: &[EpdRecord],
+    config: &SolveConfig,
+    mut on_event: impl FnMut(SolveEvent<'_>),
+) -> Result<Vec<PositionReport>, String> {
+    let jobs = config.jobs.clamp(1, records.len().max(1));
+    let mut engines = Vec::with_capacity(jobs);
+    for _ in 0..jobs {
+        engines.push(config.make_engine()?);
+    }
+    let limits = config.limits();
+    let total = records.len();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<PositionReport>();
+    let mut slots: Vec<Option<PositionReport>> = vec![None; total];
+    std::thread::scope(|scope| -> Result<(), String> {
+        let mut started = 0;
+        let mut spawn_error = None;
+        for (job, mut engine) in engines.into_iter().enumerate() {
+            let tx = tx.clone();
+            let next = &next;
+            let limits = &limits;
+            let spawned = std::thread::Builder::new()
+                .name(format!("lull-solve-{job}"))
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    let report = solve_position(&mut engine, i, &records[i], limits);
+                    if tx.send(report).is_err() {
+                        break;
+                    }
+                });
+            match spawned {
+                Ok(_) => started += 1,
+                // Fewer workers than asked still finish the suite.
+                Err(e) => spawn_error = Some(e),
+            }
+        }
+        drop(tx);
+        if started == 0 {
+            return Err(format!(
+                "cannot start a solver thread: {}",
+                spawn_error.map_or_else(String::new, |e| e.to_string())
+            ));
+        }
+        let mut shown = 0;
+        for (done, report) in (1..).zip(rx) {
+            on_event(SolveEvent::Finished {
+                done,
+                total,
+                report: &report,
+            });
+            let i = report.index;
+            slots[i] = Some(report);
+            while let Some(Some(r)) = slots.get(shown) {
+                on_event(SolveEvent::InOrder(r));
+                shown += 1;
+            }
+        }
+        Ok(())
+    })?;
+    let reports: Vec<PositionReport> = slots.into_iter().flatten().collect();
+    if reports.len() != total {
+        return Err(format!(
+            "only {} of {total} positions were searched",
+            reports.len()
+        ));
+    }
+    Ok(reports)
+}
+
+/// Everything `lull solve --json` writes.
+#[derive(Serialize)]
+pub struct SolveJson<'a> {
+    /// How the suite was run.
+    pub config: &'a SolveConfig,
+    /// Where the positions came from.
+    pub source: &'a str,
+    /// Lines of the EPD that were skipped, with the reason.
+    pub skipped: &'a [String],
+    /// One record per position, in suite order.
+    pub positions: &'a [PositionReport],
+    /// The totals.
+    pub summary: &'a SolveSummary,
+}
+
+/// Keeps the records that can be judged (with `bm` or `am`); the others are returned as
+/// messages naming their line.
+pub fn judgeable(records: Vec<EpdRecord>) -> (Vec<EpdRecord>, Vec<String>) {
+    let mut keep = Vec::with_capacity(records.len());
+    let mut skipped = Vec::new();
+    for r in records {
+        if r.bm.is_empty() && r.am.is_empty() {
+            skipped.push(format!(
+                "line {}: no 'bm' or 'am' operation to judge the move by",
+                r.line
+            ));
+        } else {
+            keep.push(r);
+        }
+    }
+    (keep, skipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epd::parse_epd;
+
+    #[test]
+    fn embedded_wac_is_complete_and_judgeable() {
+        let (records, errors) = parse_epd(WAC_EPD);
+        assert!(errors.is_empty());
+        let (keep, skipped) = judgeable(records);
+        assert_eq!(keep.len(), 300);
+        assert!(skipped.is_empty());
+    }
+
+    #[test]
+    fn default_limits_and_bad_options() {
+        let config = SolveConfig::default();
+        assert_eq!(config.limits().movetime, Some(DEFAULT_MOVETIME_MS));
+        assert_eq!(config.limits_text(), "movetime 1000 ms");
+        let config = SolveConfig {
+            depth: Some(3),
+            ..SolveConfig::default()
+        };
+        assert_eq!(config.limits().movetime, None);
+        assert_eq!(config.limits_text(), "depth 3");
+        let config = SolveConfig {
+            options: vec![("QSearchSEE".into(), Some("lots".into()))],
+            ..SolveConfig::default()
+        };
+        let (records, _) = parse_epd(WAC_EPD);
+        let err = solve(&records[..1], &config, |_| {}).unwrap_err();
+        assert!(
+            err.contains("QSearchSEE") && err.contains("not an integer"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn solves_in_suite_order_with_parallel_jobs() {
+        let (records, _) = parse_epd(WAC_EPD);
+        // WAC.003 (Rg3), WAC.004 (Qxh7+ mates), WAC.005 (Qc4+ mates), WAC.006.
+        let records: Vec<EpdRecord> = records.into_iter().skip(2).take(4).collect();
+        let config = SolveConfig {
+            depth: Some(5),
+            jobs: 2,
+            hash_mib: 2,
+            ..SolveConfig::default()
+        };
+        let mut finished = 0;
+        let mut order = Vec::new();
+        let reports = solve(&records, &config, |e| match e {
+            SolveEvent::Finished { done, total, .. } => {
+                finished += 1;
+                assert_eq!(done, finished);
+                assert_eq!(total, 4);
+            }
+            SolveEvent::InOrder(r) => order.push(r.index),
+        })
+        .unwrap();
+        assert_eq!(finished, 4);
+        assert_eq!(order, [0, 1, 2, 3]);
+        assert_eq!(reports.len(), 4);
+        let r = &reports[1];
+        assert_eq!(r.id, "WAC.004");
+        assert_eq!(r.bm, ["Qxh7+"]);
+        assert!(r.solved, "{}", r.line_text());
+        assert_eq!(r.played.as_deref(), Some("Qxh7+"));
+        assert_eq!(r.played_uci.as_deref(), Some("h6h7"));
+        assert_eq!(r.score_text, "mate 2", "{}", r.line_text());
+        assert_eq!(r.depth, 5);
+        assert!(r.found_depth >= 1 && r.found_depth <= 5);
+        assert!(r.line_text().starts_with("WAC.004"));
+        assert!(r.line_text().contains(" solved "));
+        assert_eq!(r.pv.first().map(String::as_str), Some("Qxh7+"));
+        assert!(r.pv.last().is_some_and(|m| m.ends_with('#')), "{:?}", r.pv);
+        assert_eq!(reports[0].id, "WAC.003");
+        assert!(reports[0].solved, "{}", reports[0].line_text());
+        let summary = SolveSummary::from_reports(&reports, 1);
+        assert_eq!(summary.total, 4);
+        assert_eq!(
+            summary.solved + summary.failed.len(),
+            4,
+            "{}",
+            summary.text(2)
+        );
+        assert_eq!(summary.nodes, reports.iter().map(|r| r.nodes).sum::<u64>());
+        assert!(summary.stats.qnodes > 0);
+        assert!(summary
+            .text(2)
+            .contains(&format!("solved {} / 4", summary.solved)));
+    }
+
+    #[test]
+    fn clearing_makes_results_independent_of_order() {
+        let (records, _) = parse_epd(WAC_EPD);
+        let config = SolveConfig {
+            depth: Some(4),
+            hash_mib: 2,
+            ..SolveConfig::default()
+        };
+        let mut engine = config.make_engine().unwrap();
+        let limits = config.limits();
+        let alone = solve_position(&mut engine, 0, &records[2], &limits);
+        let _ = solve_position(&mut engine, 1, &records[0], &limits);
+        let again = solve_position(&mut engine, 2, &records[2], &limits);
+        assert_eq!(alone.nodes, again.nodes);
+        assert_eq!(alone.played, again.played);
+        assert_eq!(alone.score, again.score);
+    }
+}

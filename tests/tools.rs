@@ -1,0 +1,302 @@
+//! The testers' tools, run as a user runs them: `lull solve` and `lull horizon` through the
+//! binary, plus the library functions behind them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use lull::epd::parse_epd;
+use lull::position::Position;
+use lull::tools::horizon::{run_horizon, HORIZON_DEPTH, HORIZON_FEN};
+use lull::tools::solve::{solve, SolveConfig, WAC_EPD};
+
+fn lull(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lull"))
+        .args(args)
+        .output()
+        .expect("the lull binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A file in the temporary directory, unique to this test process and `name`.
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("lull-tools-{}-{name}", std::process::id()))
+}
+
+/// WAC.003, WAC.004 and WAC.005 (a winning rook lift and two mates in two, found at small
+/// depths), with CRLF line ends, a malformed line in between and no newline at the end.
+fn small_suite() -> String {
+    let wac: Vec<&str> = WAC_EPD.lines().collect();
+    format!(
+        "{}\r\nnot an epd line at all\r\n{}\r\n{}",
+        wac[2], wac[3], wac[4]
+    )
+}
+
+#[test]
+fn solve_runs_a_small_suite_and_writes_json() {
+    let epd = temp_file("small.epd");
+    let json = temp_file("small.json");
+    std::fs::write(&epd, small_suite()).unwrap();
+    let out = lull(&[
+        "solve",
+        epd.to_str().unwrap(),
+        "--depth",
+        "5",
+        "--hash",
+        "4",
+        "--jobs",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    // The malformed line is reported with its number and skipped.
+    assert!(
+        stderr.contains("line 2:") && stderr.contains("skipped"),
+        "{stderr}"
+    );
+    // One line per position, in file order, each naming the expected and the played move.
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("WAC.")).collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    let expected = [
+        ("WAC.003", "bm Rg3"),
+        ("WAC.004", "bm Qxh7+"),
+        ("WAC.005", "bm Qc4+"),
+    ];
+    for (line, (id, bm)) in lines.iter().zip(expected) {
+        assert!(line.starts_with(id), "{line}");
+        assert!(line.contains(bm), "{line}");
+        assert!(line.contains(" solved "), "{line}");
+        assert!(
+            line.contains("found depth") && line.contains("score "),
+            "{line}"
+        );
+    }
+    assert!(lines[0].contains("played Rg3"), "{}", lines[0]);
+    assert!(lines[1].contains("played Qxh7+"), "{}", lines[1]);
+    assert!(lines[1].contains("score mate 2"), "{}", lines[1]);
+    assert!(lines[2].contains("score mate 2"), "{}", lines[2]);
+    assert!(stdout.contains("solved 3 / 3 (100.0%)"), "{stdout}");
+    assert!(stdout.contains("failed: none"), "{stdout}");
+    assert!(stdout.contains("mean time to solution"), "{stdout}");
+    assert!(stdout.contains("quiescence nodes"), "{stdout}");
+    assert!(stdout.contains("skipped lines: 1"), "{stdout}");
+
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let positions = doc["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    assert_eq!(positions[0]["id"], "WAC.003");
+    assert_eq!(positions[0]["bm"], serde_json::json!(["Rg3"]));
+    assert_eq!(positions[0]["played"], "Rg3");
+    assert_eq!(positions[0]["played_uci"], "e3g3");
+    assert_eq!(positions[0]["solved"], true);
+    assert_eq!(positions[0]["depth"], 5);
+    assert_eq!(positions[1]["line"], 3);
+    assert_eq!(positions[1]["score_text"], "mate 2");
+    assert_eq!(positions[2]["id"], "WAC.005");
+    for p in positions {
+        assert!(p["found_depth"].as_i64().unwrap() >= 1);
+        assert!(p["nodes"].as_u64().unwrap() > 0);
+        assert!(p["found_ms"].as_u64().unwrap() <= p["time_ms"].as_u64().unwrap());
+        assert!(!p["pv"].as_array().unwrap().is_empty());
+    }
+    let summary = &doc["summary"];
+    assert_eq!(summary["total"], 3);
+    assert_eq!(summary["solved"], 3);
+    assert_eq!(summary["failed"], serde_json::json!([]));
+    let nodes: u64 = positions.iter().map(|p| p["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(summary["nodes"].as_u64().unwrap(), nodes);
+    assert!(summary["stats"]["qnodes"].as_u64().unwrap() > 0);
+    assert_eq!(doc["config"]["depth"], 5);
+    assert_eq!(doc["config"]["jobs"], 2);
+    assert_eq!(doc["skipped"].as_array().unwrap().len(), 1);
+    let _ = std::fs::remove_file(&epd);
+    let _ = std::fs::remove_file(&json);
+}
+
+#[test]
+fn solve_reports_failures_and_am() {
+    // An `am` position solved by any other move, and WAC.004 with a wrong `bm` (the engine
+    // mates with Qxh7+ instead) that must be reported as failed.
+    let epd = temp_file("am.epd");
+    std::fs::write(
+        &epd,
+        "8/1p6/p5R1/k7/Prpp4/K7/1NP5/8 w - - am Rd6; id \"am-only\";\n\
+         r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm a3; id \"wrong-bm\";\n",
+    )
+    .unwrap();
+    let out = lull(&[
+        "solve",
+        epd.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--hash",
+        "2",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let am_line = stdout.lines().find(|l| l.starts_with("am-only")).unwrap();
+    assert!(
+        am_line.contains("am Rd6") && am_line.contains(" solved "),
+        "{am_line}"
+    );
+    let bad = stdout.lines().find(|l| l.starts_with("wrong-bm")).unwrap();
+    assert!(
+        bad.contains("FAILED") && bad.contains("played Qxh7+"),
+        "{bad}"
+    );
+    assert!(stdout.contains("solved 1 / 2"), "{stdout}");
+    assert!(stdout.contains("failed: wrong-bm"), "{stdout}");
+    let _ = std::fs::remove_file(&epd);
+}
+
+#[test]
+fn solve_rejects_bad_input_with_a_clear_error() {
+    let out = lull(&["solve", "/nonexistent/suite.epd", "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot read"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = lull(&["solve", "--depth", "1", "--option", "QSearchSEE=lots"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("QSearchSEE") && err.contains("not an integer"),
+        "{err}"
+    );
+
+    let out = lull(&["solve", "--depth", "1", "--option", "NoSuchOption=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown option"));
+
+    // Two limits at once are refused by the argument parser.
+    let out = lull(&["solve", "--depth", "1", "--movetime", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // A file with nothing usable: every line is reported, then a clear error.
+    let epd = temp_file("garbage.epd");
+    std::fs::write(
+        &epd,
+        "garbage\n\u{0}\u{1}\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let out = lull(&["solve", epd.to_str().unwrap(), "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("line 1:") && err.contains("line 2:") && err.contains("line 3:"),
+        "{err}"
+    );
+    assert!(err.contains("no position to solve"), "{err}");
+    let _ = std::fs::remove_file(&epd);
+}
+
+#[test]
+fn solve_options_reach_the_engine() {
+    // With the quiescence search off, no quiescence node is counted.
+    let (records, _) = parse_epd(WAC_EPD);
+    let config = SolveConfig {
+        depth: Some(3),
+        hash_mib: 2,
+        options: vec![("qsearch".into(), Some("false".into()))],
+        ..SolveConfig::default()
+    };
+    let reports = solve(&records[..2], &config, |_| {}).unwrap();
+    assert!(reports.iter().all(|r| r.qnodes == 0 && r.nodes > 0));
+    let on = SolveConfig {
+        options: Vec::new(),
+        ..config
+    };
+    let reports = solve(&records[..2], &on, |_| {}).unwrap();
+    assert!(reports.iter().all(|r| r.qnodes > 0));
+}
+
+#[test]
+fn results_do_not_depend_on_jobs() {
+    let (records, _) = parse_epd(WAC_EPD);
+    let records = &records[..6];
+    let run = |jobs| {
+        let config = SolveConfig {
+            depth: Some(4),
+            jobs,
+            hash_mib: 2,
+            ..SolveConfig::default()
+        };
+        solve(records, &config, |_| {})
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.id, r.played, r.score, r.nodes))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(1), run(3));
+}
+
+#[test]
+fn horizon_command_shows_both_searches() {
+    let out = lull(&["horizon"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("|   |   |   |   | q | p | p | p | 7"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("QSearch off") && stdout.contains("QSearch on"));
+    let best = stdout.lines().find(|l| l.starts_with("best move")).unwrap();
+    let cols: Vec<&str> = best.split_whitespace().collect();
+    assert_eq!(cols[2], "Qxd4", "{best}");
+    assert_ne!(cols[3], "Qxd4", "{best}");
+    let score = stdout.lines().find(|l| l.starts_with("score")).unwrap();
+    let nums: Vec<i32> = score
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(nums.len(), 2, "{score}");
+    assert!(nums[0] > 0 && nums[1] < 0, "{score}");
+    assert!(stdout.contains("opposite signs"));
+    assert!(stdout.contains("stand-pat cutoffs"));
+    assert!(stdout.contains("Built-in example"));
+}
+
+#[test]
+fn horizon_takes_a_fen_and_rejects_a_bad_one() {
+    // Words of the FEN may come unquoted.
+    let out = lull(&[
+        "horizon",
+        "4k3/8/8/3p4/4P3/8/8/4K3",
+        "w",
+        "-",
+        "-",
+        "--depth",
+        "2",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("Fen: 4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("depth 2"));
+    assert!(!stdout.contains("Built-in example"));
+
+    let out = lull(&["horizon", "not a fen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("invalid FEN"));
+}
+
+#[test]
+fn horizon_library_example_differs_in_sign() {
+    let pos = Position::from_fen(HORIZON_FEN).unwrap();
+    let report = run_horizon(&pos, HORIZON_DEPTH, 2);
+    assert!(report.without.score > 0, "{}", report.render(&pos));
+    assert!(report.with.score < 0, "{}", report.render(&pos));
+    assert_eq!(report.without.best.as_deref(), Some("Qxd4"));
+}
