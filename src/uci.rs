@@ -3,7 +3,8 @@
 //! previous state stays.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -23,6 +24,9 @@ pub const ENGINE_AUTHOR: &str = "the Lull developers";
 pub const MAX_LINE: usize = 1 << 20;
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH: i64 = 16_384;
+/// Largest time accepted in `go` (wtime, btime, winc, binc, movetime), in milliseconds: about
+/// 31 years. Larger values are clamped, so that the time arithmetic cannot overflow.
+pub const MAX_GO_MS: u64 = 1_000_000_000_000;
 
 /// One UCI option: name, type and range, as announced by `uci`.
 enum OptKind {
@@ -141,6 +145,11 @@ pub struct Uci {
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
     control: Arc<Control>,
+    /// Set by the search thread just before it prints its `bestmove`.
+    answered: Arc<AtomicBool>,
+    /// Whether the running search has no limit of its own (infinite, ponder, or no depth,
+    /// node, time or clock limit): at end of input it is stopped rather than awaited.
+    endless: bool,
     pos: Position,
     chess960: bool,
     ponder: bool,
@@ -162,6 +171,8 @@ impl Uci {
             engine: Some(engine),
             search: None,
             control,
+            answered: Arc::new(AtomicBool::new(false)),
+            endless: false,
             pos: Position::startpos(),
             chess960: false,
             ponder: false,
@@ -175,10 +186,10 @@ impl Uci {
         loop {
             match read_line_bounded(&mut reader, MAX_LINE) {
                 Ok(None) | Err(_) => {
-                    // End of input: finish a bounded search, stop an endless one, then exit.
-                    if self.control.pondering.load(Ordering::Relaxed) {
-                        self.control.pondering.store(false, Ordering::Relaxed);
-                        self.control.stop.store(true, Ordering::Relaxed);
+                    // End of input: finish a bounded search, stop an endless one (nobody can
+                    // send `stop` or `ponderhit` any more), then exit.
+                    if self.endless || self.control.pondering.load(Ordering::Relaxed) {
+                        self.stop_search();
                     }
                     self.wait();
                     return;
@@ -214,16 +225,12 @@ impl Uci {
             "setoption" => self.cmd_setoption(args),
             "position" => self.cmd_position(args),
             "go" => self.cmd_go(args),
-            "stop" => {
-                self.control.pondering.store(false, Ordering::Relaxed);
-                self.control.stop.store(true, Ordering::Relaxed);
-            }
+            "stop" => self.stop_search(),
             "ponderhit" => {
                 self.control.pondering.store(false, Ordering::Relaxed);
             }
             "quit" => {
-                self.control.pondering.store(false, Ordering::Relaxed);
-                self.control.stop.store(true, Ordering::Relaxed);
+                self.stop_search();
                 self.wait();
                 return false;
             }
@@ -262,6 +269,22 @@ impl Uci {
         true
     }
 
+    /// Tells a running search to end now (`stop`).
+    fn stop_search(&self) {
+        self.control.pondering.store(false, Ordering::Relaxed);
+        self.control.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a search is running and not about to end. A search that was told to stop, or
+    /// stopped by itself (its thread sets the stop flag as it ends, and `answered` once it has
+    /// printed `bestmove`), is as good as finished: commands wait for it instead of being
+    /// refused, since a GUI may send them as soon as it reads `bestmove` or sends `stop`.
+    fn search_running(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+            && !self.answered.load(Ordering::Acquire)
+            && !self.control.stop.load(Ordering::Relaxed)
+    }
+
     /// Joins a running search, if any, and takes its engine back.
     fn wait(&mut self) {
         if let Some(handle) = self.search.take() {
@@ -280,17 +303,16 @@ impl Uci {
         }
     }
 
-    /// The engine if no search is running (reclaims a finished search); otherwise an error.
+    /// The engine if no search is running (reclaims a finished or finishing search);
+    /// otherwise an error.
     fn engine_idle(&mut self, what: &str) -> Option<&mut Engine> {
-        if let Some(handle) = &self.search {
-            if !handle.is_finished() {
-                error(&format!(
-                    "'{what}' ignored: a search is running (send 'stop' first)"
-                ));
-                return None;
-            }
-            self.wait();
+        if self.search_running() {
+            error(&format!(
+                "'{what}' ignored: a search is running (send 'stop' first)"
+            ));
+            return None;
         }
+        self.wait();
         self.engine.as_mut()
     }
 
@@ -315,13 +337,19 @@ impl Uci {
 
     fn cmd_setoption(&mut self, args: &[&str]) {
         // setoption name <name words…> [value <value words…>]
-        if args.first() != Some(&"name") {
+        let value_at = args.iter().position(|&t| t == "value");
+        let name = args
+            .get(1..value_at.unwrap_or(args.len()))
+            .map(|words| words.join(" "))
+            .unwrap_or_default();
+        if args.first() != Some(&"name") || name.is_empty() {
             error("setoption needs 'name <option>'");
             return;
         }
-        let value_at = args.iter().position(|&t| t == "value");
-        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
-        let value = value_at.map(|i| args[i + 1..].join(" "));
+        // `value` with nothing after it is no value.
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .filter(|v| !v.is_empty());
         let Some(spec) = option_specs()
             .into_iter()
             .find(|s| s.name.eq_ignore_ascii_case(&name))
@@ -349,6 +377,14 @@ impl Uci {
                         ));
                         return;
                     }
+                    Err(_) if is_integer(v) => {
+                        error(&format!(
+                            "value {} for option '{}' is out of range {min}..{max}",
+                            truncate(v, 64),
+                            spec.name
+                        ));
+                        return;
+                    }
                     Err(_) => {
                         error(&format!(
                             "value '{}' for option '{}' is not an integer",
@@ -362,10 +398,17 @@ impl Uci {
             OptKind::Check { .. } => match value.as_deref().map(str::trim) {
                 Some(v) if v.eq_ignore_ascii_case("true") => Parsed::Bool(true),
                 Some(v) if v.eq_ignore_ascii_case("false") => Parsed::Bool(false),
-                other => {
+                Some(v) => {
                     error(&format!(
                         "value '{}' for option '{}' must be true or false",
-                        truncate(other.unwrap_or(""), 64),
+                        truncate(v, 64),
+                        spec.name
+                    ));
+                    return;
+                }
+                None => {
+                    error(&format!(
+                        "option '{}' needs a value (true or false)",
                         spec.name
                     ));
                     return;
@@ -416,13 +459,20 @@ impl Uci {
                 error("'position startpos' takes no further fields before 'moves'");
                 return;
             }
-            Some(&"fen") => match Position::from_fen(&setup[1..].join(" ")) {
-                Ok(p) => p,
-                Err(e) => {
-                    error(&truncate(&e, 200));
+            Some(&"fen") => {
+                let fen = setup[1..].join(" ");
+                if let Some(problem) = fen_board_problem(&fen) {
+                    error(&format!("invalid FEN '{}': {problem}", truncate(&fen, 100)));
                     return;
                 }
-            },
+                match Position::from_fen(&fen) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        error(&truncate(&e, 200));
+                        return;
+                    }
+                }
+            }
             Some(other) => {
                 error(&format!(
                     "position needs 'startpos' or 'fen', got '{}'",
@@ -455,10 +505,13 @@ impl Uci {
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
-        if self.search.as_ref().is_some_and(|h| !h.is_finished()) {
-            error("'go' ignored: a search is already running");
-            return;
+        // Every `go` gets one `bestmove`: a search still running (the GUI did not send
+        // `stop`) is stopped and answered first.
+        if self.search_running() {
+            error("'go' while a search is running: stopping that search first");
+            self.stop_search();
         }
+        self.wait();
         if args.first() == Some(&"perft") {
             self.go_perft(args.get(1).copied());
             return;
@@ -466,60 +519,37 @@ impl Uci {
         let mut limits = Limits::default();
         let mut searchmoves: Vec<Move> = Vec::new();
         let mut i = 0;
-        // Parses the number after a keyword: negative or absurd values are reported and
-        // clamped, a missing or non-numeric one is reported and ignored.
-        let number = |i: usize, key: &str| -> Option<u64> {
-            let Some(t) = args.get(i + 1) else {
-                error(&format!("go: '{key}' needs a value"));
-                return None;
-            };
-            match t.parse::<i64>() {
-                Ok(n) if n < 0 => {
-                    error(&format!("go: negative {key} {n} taken as 0"));
-                    Some(0)
-                }
-                Ok(n) => Some(n as u64),
-                Err(_)
-                    if t.trim_start_matches('-')
-                        .chars()
-                        .all(|c| c.is_ascii_digit()) =>
-                {
-                    error(&format!(
-                        "go: {key} '{}' is out of range, clamped",
-                        truncate(t, 32)
-                    ));
-                    Some(if t.starts_with('-') {
-                        0
-                    } else {
-                        i64::MAX as u64
-                    })
-                }
-                Err(_) => {
-                    error(&format!("go: {key} '{}' is not a number", truncate(t, 32)));
-                    None
-                }
-            }
-        };
+        let max_depth = MAX_DEPTH as u64;
         while i < args.len() {
             let key = args[i];
-            let mut consumed = 2;
+            // A keyword where a value should be is the next parameter, not a bad value.
+            let mut consumed = if args.get(i + 1).is_some_and(|t| is_go_keyword(t)) {
+                1
+            } else {
+                2
+            };
             match key {
-                "wtime" => limits.wtime = number(i, key).or(limits.wtime),
-                "btime" => limits.btime = number(i, key).or(limits.btime),
-                "winc" => limits.winc = number(i, key).or(limits.winc),
-                "binc" => limits.binc = number(i, key).or(limits.binc),
-                "movestogo" => limits.movestogo = number(i, key).map(|n| n.max(1)),
-                "movetime" => limits.movetime = number(i, key).or(limits.movetime),
-                "nodes" => limits.nodes = number(i, key).map(|n| n.max(1)),
-                "depth" => {
-                    limits.depth = number(i, key).map(|n| {
-                        if n == 0 || n > MAX_DEPTH as u64 {
-                            error(&format!("go: depth {n} clamped to 1..{MAX_DEPTH}"));
-                        }
-                        n.clamp(1, MAX_DEPTH as u64) as i32
-                    })
+                "wtime" => limits.wtime = go_number(args, i, 0, MAX_GO_MS).or(limits.wtime),
+                "btime" => limits.btime = go_number(args, i, 0, MAX_GO_MS).or(limits.btime),
+                "winc" => limits.winc = go_number(args, i, 0, MAX_GO_MS).or(limits.winc),
+                "binc" => limits.binc = go_number(args, i, 0, MAX_GO_MS).or(limits.binc),
+                "movetime" => {
+                    limits.movetime = go_number(args, i, 0, MAX_GO_MS).or(limits.movetime)
                 }
-                "mate" => limits.mate = number(i, key).map(|n| n.clamp(1, MAX_DEPTH as u64) as i32),
+                "movestogo" => {
+                    limits.movestogo = go_number(args, i, 1, u64::MAX).or(limits.movestogo)
+                }
+                "nodes" => limits.nodes = go_number(args, i, 1, u64::MAX).or(limits.nodes),
+                "depth" => {
+                    limits.depth = go_number(args, i, 1, max_depth)
+                        .map(|n| n as i32)
+                        .or(limits.depth)
+                }
+                "mate" => {
+                    limits.mate = go_number(args, i, 1, max_depth)
+                        .map(|n| n as i32)
+                        .or(limits.mate)
+                }
                 "infinite" => {
                     limits.infinite = true;
                     consumed = 1;
@@ -554,13 +584,22 @@ impl Uci {
             }
             i += consumed;
         }
-        if self.engine_idle("go").is_none() {
-            return;
-        }
         let Some(mut engine) = self.engine.take() else {
             return;
         };
+        let own_clock = match self.pos.side_to_move() {
+            cozy_chess::Color::White => limits.wtime,
+            cozy_chess::Color::Black => limits.btime,
+        };
+        self.endless = limits.infinite
+            || limits.ponder
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none()
+                && own_clock.is_none());
         let pos = self.pos.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        self.answered = Arc::clone(&answered);
         self.control.stop.store(false, Ordering::Relaxed);
         self.control
             .pondering
@@ -569,9 +608,26 @@ impl Uci {
             .name("lull-search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let result = engine.search_keep_flags(&pos, &limits, &searchmoves);
-                say(&format!("info string {}", result.stats.summary_line()));
-                say(&bestmove_line(&pos, &result));
+                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    engine.search_keep_flags(&pos, &limits, &searchmoves)
+                }));
+                let line = match outcome {
+                    Ok(result) => {
+                        say(&format!("info string {}", result.stats.summary_line()));
+                        bestmove_line(&pos, &result)
+                    }
+                    Err(_) => {
+                        // A bug in the search: the GUI still gets its move, and the tables,
+                        // possibly half-written, are cleared.
+                        error("the search failed (internal error); playing a legal move");
+                        engine.clear();
+                        fallback_bestmove(&pos)
+                    }
+                };
+                // Set before the GUI can read `bestmove` and answer with its next command,
+                // which then waits for this thread instead of being refused.
+                answered.store(true, Ordering::Release);
+                say(&line);
                 engine
             });
         match handle {
@@ -583,13 +639,7 @@ impl Uci {
                 engine.set_info_sink(Some(Arc::new(|line: &str| say(line))));
                 self.control = engine.control();
                 self.engine = Some(engine);
-                say(&format!(
-                    "bestmove {}",
-                    self.pos
-                        .legal_moves()
-                        .first()
-                        .map_or("(none)".to_string(), |m| self.pos.move_to_uci(*m))
-                ));
+                say(&fallback_bestmove(&self.pos));
             }
         }
     }
@@ -613,6 +663,46 @@ impl Uci {
         say("");
         say(&format!("Nodes searched: {total}"));
         say(&format!("info string perft time {ms} ms"));
+    }
+}
+
+/// Whether `t` is an optionally signed run of decimal digits (of any length).
+fn is_integer(t: &str) -> bool {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Reads the number after the `go` keyword at `args[i]`, within `min..=max`. A value outside
+/// the range (negative, or too large for any use) is reported and clamped; a missing or
+/// non-numeric one is reported and ignored. One error line at most.
+fn go_number(args: &[&str], i: usize, min: u64, max: u64) -> Option<u64> {
+    let key = args[i];
+    let Some(&t) = args.get(i + 1).filter(|t| !is_go_keyword(t)) else {
+        error(&format!("go: '{key}' needs a value"));
+        return None;
+    };
+    if !is_integer(t) {
+        error(&format!("go: {key} '{}' is not a number", truncate(t, 32)));
+        return None;
+    }
+    let digits = t.trim_start_matches(['-', '+']);
+    if t.starts_with('-') && digits.bytes().any(|b| b != b'0') {
+        error(&format!(
+            "go: negative {key} {} taken as {min}",
+            truncate(t, 32)
+        ));
+        return Some(min);
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Some(n),
+        parsed => {
+            let n = parsed.unwrap_or(u64::MAX).clamp(min, max);
+            error(&format!(
+                "go: {key} {} is out of range, clamped to {n}",
+                truncate(t, 32)
+            ));
+            Some(n)
+        }
     }
 }
 
@@ -653,6 +743,145 @@ pub fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
             line
         }
     }
+}
+
+/// What is wrong with the board or side-to-move field of a FEN, in words that say what to
+/// fix, or `None` if they are fine (or missing: the FEN parser reports that). cozy-chess calls
+/// most of these problems just "the board is invalid", and reads a board of fewer than eight
+/// ranks as if the missing ones were empty, so these checks come first.
+fn fen_board_problem(fen: &str) -> Option<String> {
+    use cozy_chess::{
+        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+        BitBoard, Color, File, Piece, Rank, Square,
+    };
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let ranks: Vec<&str> = fields.first()?.split('/').collect();
+    if ranks.len() != 8 {
+        let s = if ranks.len() == 1 { "" } else { "s" };
+        return Some(format!("the board has {} rank{s}, not 8", ranks.len()));
+    }
+    let mut pieces: Vec<(Square, Color, Piece)> = Vec::new();
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = 8 - i;
+        let mut squares = 0;
+        for c in text.chars() {
+            if let Some(n @ 1..=9) = c.to_digit(10) {
+                squares += n as usize;
+                continue;
+            }
+            let piece = match c.to_ascii_lowercase() {
+                'p' => Piece::Pawn,
+                'n' => Piece::Knight,
+                'b' => Piece::Bishop,
+                'r' => Piece::Rook,
+                'q' => Piece::Queen,
+                'k' => Piece::King,
+                _ => {
+                    return Some(format!(
+                        "'{c}' in rank {rank} is neither a piece letter (PNBRQK, pnbrqk) nor \
+                         a digit 1-8"
+                    ))
+                }
+            };
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if squares < 8 {
+                let sq = Square::new(File::index(squares), Rank::index(rank - 1));
+                pieces.push((sq, color, piece));
+            }
+            squares += 1;
+        }
+        if squares != 8 {
+            return Some(format!("rank {rank} has {squares} squares, not 8"));
+        }
+    }
+    let name = |c: Color| if c == Color::White { "white" } else { "black" };
+    let count = |c: Color, p: Piece| pieces.iter().filter(|x| x.1 == c && x.2 == p).count();
+    for color in [Color::White, Color::Black] {
+        match count(color, Piece::King) {
+            0 => return Some(format!("{} has no king", name(color))),
+            1 => {}
+            n => return Some(format!("{} has {n} kings", name(color))),
+        }
+        let pawns = count(color, Piece::Pawn);
+        if pawns > 8 {
+            return Some(format!("{} has {pawns} pawns, at most 8", name(color)));
+        }
+        let all = pieces.iter().filter(|x| x.1 == color).count();
+        if all > 16 {
+            return Some(format!("{} has {all} pieces, at most 16", name(color)));
+        }
+    }
+    if let Some(&(sq, color, _)) = pieces
+        .iter()
+        .find(|x| x.2 == Piece::Pawn && matches!(x.0.rank(), Rank::First | Rank::Eighth))
+    {
+        let rank = sq.rank() as usize + 1;
+        return Some(format!("{} pawn on rank {rank} ({sq})", name(color)));
+    }
+    let stm = match *fields.get(1)? {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => {
+            return Some(format!(
+                "side to move '{}' is not 'w' or 'b'",
+                truncate(other, 16)
+            ))
+        }
+    };
+    let occupied = pieces
+        .iter()
+        .fold(BitBoard::EMPTY, |bb, x| bb | x.0.bitboard());
+    // Pieces of `by` that attack the king of the other side.
+    let checkers = |by: Color| {
+        let king = pieces
+            .iter()
+            .find(|x| x.1 != by && x.2 == Piece::King)
+            .map(|x| x.0)
+            .expect("both kings are there");
+        pieces
+            .iter()
+            .filter(|&&(sq, color, piece)| {
+                color == by
+                    && match piece {
+                        Piece::Pawn => get_pawn_attacks(sq, color),
+                        Piece::Knight => get_knight_moves(sq),
+                        Piece::Bishop => get_bishop_moves(sq, occupied),
+                        Piece::Rook => get_rook_moves(sq, occupied),
+                        Piece::Queen => {
+                            get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied)
+                        }
+                        Piece::King => get_king_moves(sq),
+                    }
+                    .has(king)
+            })
+            .count()
+    };
+    if checkers(stm) > 0 {
+        return Some(format!(
+            "{} is in check but it is {} to move",
+            name(!stm),
+            name(stm)
+        ));
+    }
+    let n = checkers(!stm);
+    if n > 2 {
+        return Some(format!("{} is in check by {n} pieces", name(stm)));
+    }
+    None
+}
+
+/// `bestmove` with the first legal move (or `(none)`), when no search result is available.
+fn fallback_bestmove(pos: &Position) -> String {
+    format!(
+        "bestmove {}",
+        pos.legal_moves()
+            .first()
+            .map_or("(none)".to_string(), |m| pos.move_to_uci(*m))
+    )
 }
 
 /// An ASCII diagram of the board, White at the bottom.
@@ -718,6 +947,52 @@ mod tests {
         let bad = [0xffu8, 0xfe, b'\n'];
         let mut r = io::BufReader::new(&bad[..]);
         assert!(read_line_bounded(&mut r, 10).unwrap().unwrap().is_err());
+    }
+
+    #[test]
+    fn fen_checks_accept_every_perft_suite_position() {
+        let suites = [
+            include_str!("../assets/perft/ethereal_standard.epd"),
+            include_str!("../assets/perft/cpw_perft_positions.epd"),
+            include_str!("../assets/perft/frc_perftsuite.epd"),
+        ];
+        let mut n = 0;
+        for line in suites.iter().flat_map(|s| s.lines()) {
+            let Some(fen) = line
+                .split(';')
+                .next()
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+            else {
+                continue;
+            };
+            assert_eq!(fen_board_problem(fen), None, "{fen}");
+            n += 1;
+        }
+        assert!(n > 1000);
+    }
+
+    #[test]
+    fn fen_checks_name_the_problem() {
+        for (fen, problem) in [
+            ("8/8/8 w - -", "the board has 3 ranks, not 8"),
+            ("4k3/8/8/8/8/8/8/3K3 w - -", "rank 1 has 7 squares, not 8"),
+            ("4k3/8/8/8/8/8/8/4K2Z w - -", "'Z' in rank 1"),
+            ("4k3/8/8/8/8/8/8/8 w - -", "white has no king"),
+            ("4k3/8/8/8/8/8/8/4K2p w - -", "black pawn on rank 1 (h1)"),
+            ("4k3/8/8/8/8/8/8/4K3 - - -", "side to move '-'"),
+            (
+                "4k3/4Q3/8/8/8/8/8/4K3 w - -",
+                "black is in check but it is white",
+            ),
+            (
+                "4k3/3P4/5N2/8/8/8/8/4R1K1 b - -",
+                "black is in check by 3 pieces",
+            ),
+        ] {
+            let found = fen_board_problem(fen).unwrap_or_default();
+            assert!(found.contains(problem), "{fen}: {found:?}");
+        }
     }
 
     #[test]
