@@ -1,0 +1,542 @@
+//! `lull qtree`: the tree built from the trace of a quiescence search, checked node by node on
+//! a small position worked out by hand, and its three renderings (text, Graphviz dot, HTML),
+//! the `--max-nodes` cut, bad input, and robustness against any event stream.
+
+use std::process::{Command, Output};
+
+use lull::cozy_chess::Move;
+use lull::eval::evaluate;
+use lull::params::{INFINITY, MATE};
+use lull::position::Position;
+use lull::search::{Engine, QEnd, QPrune, QTrace};
+use lull::tools::qtree::{
+    build_tree, qtree, render_dot, render_html, render_text, score_text, QChild, QNode, QTree,
+    QTREE_FEN,
+};
+
+/// White to move. The black rook on d5 is defended once, by the pawn on e6; the pawn on a6
+/// hangs to Ra1; the pawn on h6 is defended once, by the pawn on g7, and attacked by Ng4.
+///
+/// Worked out by hand from the rules of `qsearch.rs` (SEE values P=100 N=B=325 R=500;
+/// delta margin 200; SEE threshold 0):
+///
+/// * Root (White, window (-inf, +inf)): stand pat 539 = the static evaluation (material
+///   alone: 590 midgame and 510 endgame at phase 6/24 make 530, plus the tempo 12; the piece
+///   squares add -3). Alpha = 539. Captures, in order: Bxd5 (rook for bishop: exchange +175,
+///   a good capture; the rook is the most valuable victim, so first), Rxa6 (nothing defends
+///   a6: SEE +100, good), Nxh6+ (gxh6 wins the knight for a pawn: SEE -225, a bad capture,
+///   last).
+/// * Bxd5 (Black): window (-(MATE-1), -539): the root's beta was clamped to MATE-1 by mate
+///   distance pruning before the child was entered. Stand pat -1038 (a rook down more)
+///   < beta. The only capture is exd5 (pawn takes bishop, +225).
+///   * exd5 (White): window (539, 1038). Stand pat 717 < 1038; alpha = 717. Rxa6 (SEE +100)
+///     first, then Nxh6+ (SEE -225).
+///     * Rxa6 (Black): window (-1038, -717). Stand pat -799 < -717; Black has no capture
+///       left: score -799.
+///     * Back at exd5: 799 > alpha, < beta: alpha = 799. Nxh6+: delta does not prune it
+///       (717 + 100 + 200 = 1017 > 799), SEE does (-225 < 0): a SEE-pruned leaf.
+///       All moves searched: score 799.
+///   * Back at Bxd5: -799 > -1038 but < beta -539: all moves searched, score -799.
+/// * Root: 799 > 539: alpha = 799 (PV Bxd5 exd5 Rxa6).
+///   * Rxa6: not delta-pruned (539 + 100 + 200 = 839 > 799). Black's window (-(MATE-1),
+///     -799); its stand pat -618 >= -799: a stand-pat cutoff, score -618 (White won only a
+///     pawn, less than the exchange).
+///   * Nxh6+: delta does not prune it (839 > 799), SEE does: a SEE-pruned leaf.
+///   * All moves searched: score 799.
+///
+/// So: 5 searched nodes and 2 pruned leaves.
+const HAND_FEN: &str = "6k1/6p1/p3p2p/3r4/6N1/1B6/5PPP/R5K1 w - - 0 1";
+
+/// The text tree of [`HAND_FEN`], exactly.
+const HAND_TREE: &str = "\
+root  W  [-inf, +inf]  stand pat +539  score +799  all moves searched
+├─ *Bxd5  B  [-M1, -539]  stand pat -1038  score -799  all moves searched
+│  └─ *exd5  W  [+539, +1038]  stand pat +717  score +799  all moves searched
+│     ├─ *Rxa6  B  [-1038, -717]  stand pat -799  score -799  no captures left
+│     └─ Nxh6+  SEE pruned (exchange -225)
+├─ Rxa6  B  [-M1, -799]  stand pat -618  score -618  stand pat >= beta
+└─ Nxh6+  SEE pruned (exchange -225)
+";
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).expect("valid test FEN")
+}
+
+fn tree_of(fen: &str, max_nodes: usize) -> (Position, QTree) {
+    let p = pos(fen);
+    let mut engine = Engine::new(16);
+    let t = qtree(&mut engine, &p, -INFINITY, INFINITY, max_nodes);
+    (p, t)
+}
+
+fn lull(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lull"))
+        .args(args)
+        .output()
+        .expect("run lull")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every node and leaf label of a tree, in pre-order.
+fn labels(node: &QNode, out: &mut Vec<String>) {
+    out.push(node.label.clone());
+    for c in &node.children {
+        match c {
+            QChild::Node(n) => labels(n, out),
+            QChild::Pruned(p) => out.push(p.label.clone()),
+        }
+    }
+}
+
+/// Checks what holds at every node whatever the position: the stand pat is the static
+/// evaluation, a child's window is its parent's negated and swapped (with alpha raised by
+/// the stand pat and the earlier children), and the parent's score is the best of its
+/// stand pat and its children's negated scores.
+fn check_negamax(node: &QNode) {
+    let board = node.board.as_ref().expect("board followed");
+    if let Some(sp) = node.stand_pat {
+        assert_eq!(sp, evaluate(board), "stand pat of {}", node.label);
+    }
+    let Some((score, end)) = node.result else {
+        return;
+    };
+    let mut best = node.stand_pat.unwrap_or(-MATE);
+    for child in node.nodes() {
+        check_negamax(child);
+        let (cs, _) = child.result.expect("complete tree");
+        best = best.max(-cs);
+        assert!(
+            child.beta <= -node.alpha,
+            "child window inside the parent's"
+        );
+    }
+    if matches!(end, QEnd::AllSearched | QEnd::Quiet | QEnd::StandPat) {
+        assert_eq!(score, best, "score of {}", node.label);
+    }
+}
+
+#[test]
+fn hand_checked_tree_node_by_node() {
+    let (p, t) = tree_of(HAND_FEN, 1000);
+    assert!(!t.truncated);
+    assert_eq!(t.score, 799);
+    assert_eq!(t.pv, ["Bxd5", "exd5", "Rxa6"]);
+    assert_eq!((t.node_count(), t.pruned_count()), (5, 2));
+    let root = t.root.as_ref().expect("a tree");
+    check_negamax(root);
+
+    assert_eq!(root.label, "root");
+    assert_eq!((root.alpha, root.beta), (-INFINITY, INFINITY));
+    assert_eq!(root.stand_pat, Some(539));
+    assert_eq!(root.stand_pat, Some(evaluate(p.board())));
+    assert_eq!(root.result, Some((799, QEnd::AllSearched)));
+    let kids: Vec<String> = root
+        .children
+        .iter()
+        .map(|c| match c {
+            QChild::Node(n) => n.label.clone(),
+            QChild::Pruned(p) => format!("{} pruned", p.label),
+        })
+        .collect();
+    assert_eq!(kids, ["Bxd5", "Rxa6", "Nxh6+ pruned"]);
+
+    let bxd5 = root.child("Bxd5").expect("Bxd5 searched");
+    assert!(bxd5.on_pv);
+    assert_eq!((bxd5.alpha, bxd5.beta), (-(MATE - 1), -539));
+    assert_eq!(bxd5.stand_pat, Some(-1038));
+    assert_eq!(bxd5.result, Some((-799, QEnd::AllSearched)));
+    assert_eq!(bxd5.children.len(), 1);
+
+    let exd5 = bxd5.child("exd5").expect("exd5 searched");
+    assert_eq!((exd5.alpha, exd5.beta), (539, 1038));
+    assert_eq!(exd5.stand_pat, Some(717));
+    assert_eq!(exd5.result, Some((799, QEnd::AllSearched)));
+    assert_eq!(exd5.children.len(), 2);
+
+    let deep_rxa6 = exd5.child("Rxa6").expect("Rxa6 searched");
+    assert!(deep_rxa6.on_pv);
+    assert_eq!((deep_rxa6.alpha, deep_rxa6.beta), (-1038, -717));
+    assert_eq!(deep_rxa6.stand_pat, Some(-799));
+    assert_eq!(deep_rxa6.result, Some((-799, QEnd::Quiet)));
+    assert!(deep_rxa6.children.is_empty());
+
+    let deep_pruned: Vec<_> = exd5.pruned().collect();
+    assert_eq!(deep_pruned.len(), 1);
+    assert_eq!(deep_pruned[0].label, "Nxh6+");
+    assert_eq!(deep_pruned[0].reason, QPrune::See);
+    assert_eq!(deep_pruned[0].see, Some(-225));
+
+    let rxa6 = root.child("Rxa6").expect("Rxa6 searched");
+    assert!(!rxa6.on_pv);
+    assert_eq!((rxa6.alpha, rxa6.beta), (-(MATE - 1), -799));
+    assert_eq!(rxa6.stand_pat, Some(-618));
+    assert_eq!(rxa6.result, Some((-618, QEnd::StandPat)));
+    assert!(rxa6.children.is_empty());
+
+    let root_pruned: Vec<_> = root.pruned().collect();
+    assert_eq!(root_pruned.len(), 1);
+    assert_eq!(root_pruned[0].reason, QPrune::See);
+    assert_eq!(root_pruned[0].see, Some(-225));
+    assert_eq!(root_pruned[0].mv, p.parse_uci_move("g4h6").unwrap());
+}
+
+#[test]
+fn hand_checked_tree_as_text() {
+    let (p, t) = tree_of(HAND_FEN, 1000);
+    let text = render_text(&t, &p);
+    let tree: String = text
+        .lines()
+        .skip_while(|l| !l.starts_with("root"))
+        .take_while(|l| !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(tree, HAND_TREE);
+    assert!(text.contains("from the point of view of the side to move"));
+    assert!(text.contains("result +799 for White; PV: Bxd5 exd5 Rxa6"));
+    assert!(text.contains("7 nodes shown: 5 searched, 2 pruned leaves"));
+    assert!(!text.contains("TRUNCATED"));
+
+    // The command prints the same tree.
+    let out = lull(&["qtree", HAND_FEN]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains(HAND_TREE), "{}", stdout(&out));
+}
+
+#[test]
+fn window_from_the_command_line() {
+    // Root window (-50, 50): the stand pat 539 already reaches beta.
+    let out = lull(&["qtree", HAND_FEN, "--alpha", "-50", "--beta", "50"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("root  W  [-50, +50]  stand pat +539  score +539  stand pat >= beta"),
+        "{text}"
+    );
+    assert!(text.contains("1 nodes shown: 1 searched, 0 pruned leaves"));
+    // A window above everything: every move fails low.
+    let out = lull(&["qtree", HAND_FEN, "--alpha=900", "--beta=1000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("root  W  [+900, +1000]"));
+}
+
+/// Braces outside double-quoted strings balance, and never go negative.
+fn dot_braces_balance(dot: &str) -> bool {
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in dot.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0 && !in_string
+}
+
+fn dot_node_lines(dot: &str) -> usize {
+    dot.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with('n')
+                && l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|w| w.starts_with('['))
+                && l[1..].chars().take_while(char::is_ascii_digit).count() > 0
+        })
+        .count()
+}
+
+#[test]
+fn dot_is_a_digraph_with_one_line_per_node() {
+    for fen in [HAND_FEN, QTREE_FEN] {
+        let (_, t) = tree_of(fen, 1000);
+        let dot = render_dot(&t);
+        assert!(dot.starts_with("digraph"), "{dot}");
+        assert!(dot.trim_end().ends_with('}'));
+        assert!(dot_braces_balance(&dot), "{dot}");
+        let shown = t.node_count() + t.pruned_count();
+        assert_eq!(dot_node_lines(&dot), shown, "{dot}");
+        // Edges: one per node but the root.
+        assert_eq!(dot.matches(" -> ").count(), shown - 1);
+        // Pruned leaves are dashed, and there are as many as pruned moves.
+        assert_eq!(
+            dot.lines()
+                .filter(|l| l.contains("style=dashed, fontcolor"))
+                .count(),
+            t.pruned_count()
+        );
+    }
+    // Through the command too.
+    let out = lull(&["qtree", HAND_FEN, "--format", "dot"]);
+    assert!(out.status.success());
+    let dot = stdout(&out);
+    assert!(dot.starts_with("digraph"));
+    assert_eq!(dot_node_lines(&dot), 7);
+    assert!(dot.contains("stand pat >= beta"));
+    assert!(dot.contains("SEE pruned (exchange -225)"));
+}
+
+#[test]
+fn html_is_self_contained_and_shows_every_move() {
+    for fen in [HAND_FEN, QTREE_FEN] {
+        let (p, t) = tree_of(fen, 1000);
+        let html = render_html(&t, &p);
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.trim_end().ends_with("</html>"));
+        let lower = html.to_ascii_lowercase();
+        assert!(!lower.contains("http://") && !lower.contains("https://"));
+        assert!(!lower.contains("src=") && !lower.contains("<link"));
+        assert!(!lower.contains("href="));
+        assert!(lower.contains("<style>") && lower.contains("<script>"));
+        assert!(html.contains("<table class=\"board\""));
+        assert!(html.contains("<details") && html.contains("<summary"));
+        // Every move of the tree appears, and the board shows every piece of the position.
+        let mut all = Vec::new();
+        labels(t.root.as_ref().unwrap(), &mut all);
+        for label in &all {
+            assert!(
+                html.contains(&format!("<span class=\"mv\">{label}</span>"))
+                    || html.contains(&format!("<span class=\"mv\">*{label}</span>")),
+                "{label} missing"
+            );
+        }
+        let pieces = p.board().occupied().len() as usize;
+        let glyphs = "♔♕♖♗♘♙♚♛♜♝♞♟";
+        let board_html = &html[html.find("<table class=\"board\"").unwrap()..];
+        let board_html = &board_html[..board_html.find("</table>").unwrap()];
+        assert_eq!(
+            board_html.chars().filter(|c| glyphs.contains(*c)).count(),
+            pieces
+        );
+        assert_eq!(
+            html.matches("<details").count(),
+            html.matches("</details>").count()
+        );
+    }
+    // Written to a file by the command.
+    let path = std::env::temp_dir().join(format!("lull-qtree-test-{}.html", std::process::id()));
+    let out = lull(&[
+        "qtree",
+        "--format",
+        "html",
+        "-o",
+        path.to_str().expect("utf-8 temp path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let html = std::fs::read_to_string(&path).expect("html written");
+    let _ = std::fs::remove_file(&path);
+    assert!(html.contains("Bxg4") && html.contains("Nxd5"));
+}
+
+#[test]
+fn max_nodes_cuts_the_tree_and_says_so() {
+    let (_, full) = tree_of(QTREE_FEN, 100_000);
+    assert!(!full.truncated);
+    let total = full.node_count() + full.pruned_count();
+    assert!(
+        total > 20,
+        "the built-in position has an interesting tree: {total}"
+    );
+    for n in 1..=total + 2 {
+        let (p, t) = tree_of(QTREE_FEN, n);
+        let shown = t.node_count() + t.pruned_count();
+        assert_eq!(shown, n.min(total), "max {n}");
+        assert_eq!(t.truncated, n < total, "max {n}");
+        for text in [render_text(&t, &p), render_dot(&t), render_html(&t, &p)] {
+            assert_eq!(text.contains("TRUNCATED"), n < total, "max {n}");
+        }
+        // The kept part is the beginning of the full tree.
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        labels(t.root.as_ref().unwrap(), &mut a);
+        labels(full.root.as_ref().unwrap(), &mut b);
+        assert_eq!(a[..], b[..a.len()], "max {n}");
+    }
+    let out = lull(&["qtree", "--max-nodes", "5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("TRUNCATED"), "{text}");
+    assert!(text.contains("--max-nodes 5"), "{text}");
+    assert!(text.contains("not shown (--max-nodes)"), "{text}");
+    let node_lines = text
+        .lines()
+        .filter(|l| (l.starts_with("root") || l.contains("─ ")) && !l.contains("not shown"))
+        .count();
+    assert_eq!(node_lines, 5, "{text}");
+    assert!(text.contains("5 nodes shown"));
+}
+
+#[test]
+fn bad_input_is_a_clear_error_not_a_panic() {
+    let cases: &[&[&str]] = &[
+        &["qtree", "not a fen"],
+        &["qtree", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        &["qtree", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR", "w"],
+        &["qtree", "--alpha", "10", "--beta", "10"],
+        &["qtree", "--alpha", "100", "--beta", "-100"],
+        &["qtree", "--beta", "99999"],
+        &["qtree", "--max-nodes", "0"],
+        &["qtree", "--format", "pdf"],
+        &["qtree", "--option", "NoSuchOption=1"],
+        &["qtree", "--option", "QSearchSEE=lots"],
+    ];
+    for args in cases {
+        let out = lull(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = lull(&["qtree", "not a fen"]);
+    assert!(
+        stderr(&out).starts_with("error: invalid FEN"),
+        "{}",
+        stderr(&out)
+    );
+    // An unwritable output file is an error too.
+    let out = lull(&["qtree", "-o", "/nonexistent-dir/x/tree.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"));
+}
+
+#[test]
+fn game_ends_and_checks_are_named() {
+    let cases = [
+        // Fool's mate: White to move is mated at the root.
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "checkmate",
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+        ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", "draw"),
+        // In check: every evasion is searched, no stand pat.
+        ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "in check"),
+        // Quiet: nothing to capture.
+        ("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "no captures left"),
+    ];
+    for (fen, words) in cases {
+        let (p, t) = tree_of(fen, 1000);
+        let text = render_text(&t, &p);
+        assert!(text.contains(words), "{fen}: {text}");
+        let _ = render_dot(&t);
+        let _ = render_html(&t, &p);
+    }
+    // A mate found inside the quiescence search is written as a mate.
+    assert_eq!(score_text(MATE - 3), "+M3");
+    assert_eq!(score_text(-(MATE - 2)), "-M2");
+    assert_eq!(score_text(INFINITY), "+inf");
+    assert_eq!(score_text(-INFINITY), "-inf");
+    assert_eq!(score_text(0), "0");
+    assert_eq!(score_text(-35), "-35");
+}
+
+/// A small deterministic generator for the robustness test.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn any_event_stream_builds_and_renders_without_panic() {
+    let p = pos(QTREE_FEN);
+    let mut legal = p.legal_moves();
+    // Moves that are illegal here, or nonsense.
+    legal.push("a1a1".parse::<Move>().unwrap());
+    legal.push("h7h8q".parse::<Move>().unwrap());
+    legal.push("e8g8".parse::<Move>().unwrap());
+    let ends = [
+        QEnd::Stopped,
+        QEnd::Draw,
+        QEnd::PlyCap,
+        QEnd::NodeCap,
+        QEnd::MateDistance,
+        QEnd::TtCutoff,
+        QEnd::StandPat,
+        QEnd::BetaCutoff { after: 7 },
+        QEnd::AllSearched,
+        QEnd::Quiet,
+        QEnd::Mate,
+        QEnd::Stalemate,
+    ];
+    let reasons = [QPrune::Delta, QPrune::See, QPrune::NotRecapture];
+    let mut rng = Lcg(42);
+    for round in 0..300u32 {
+        let len = (rng.next() % 60) as usize;
+        let trace: Vec<QTrace> = (0..len)
+            .map(|_| {
+                let r = rng.next();
+                let mv = legal[(r as usize / 7) % legal.len()];
+                let score = (r % 70_000) as i32 - 35_000;
+                match r % 4 {
+                    0 => QTrace::Enter {
+                        mv: if r.is_multiple_of(5) { None } else { Some(mv) },
+                        alpha: score,
+                        beta: score.saturating_add((r % 1000) as i32),
+                        qply: (r % 40) as i32,
+                        in_check: r.is_multiple_of(3),
+                    },
+                    1 => QTrace::StandPat(score),
+                    2 => QTrace::Pruned {
+                        mv,
+                        reason: reasons[(r % 3) as usize],
+                    },
+                    _ => QTrace::Exit {
+                        score,
+                        end: ends[(r % ends.len() as u64) as usize],
+                    },
+                }
+            })
+            .collect();
+        let max = 1 + (rng.next() % 50) as usize;
+        let (root, _) = build_tree(&p, &trace, max);
+        let t = QTree {
+            fen: p.fen(),
+            side_to_move: p.side_to_move(),
+            alpha: -INFINITY,
+            beta: INFINITY,
+            score: 0,
+            pv: Vec::new(),
+            qnodes: 0,
+            root,
+            truncated: round.is_multiple_of(2),
+            max_nodes: max,
+        };
+        assert!(t.node_count() + t.pruned_count() <= max);
+        let text = render_text(&t, &p);
+        let dot = render_dot(&t);
+        let html = render_html(&t, &p);
+        assert!(dot.starts_with("digraph") && dot_braces_balance(&dot));
+        assert!(!text.is_empty() && html.ends_with("</html>\n"));
+    }
+}
