@@ -105,6 +105,7 @@ fn solve_runs_a_small_suite_and_writes_json() {
         assert!(p["nodes"].as_u64().unwrap() > 0);
         assert!(p["found_ms"].as_u64().unwrap() <= p["time_ms"].as_u64().unwrap());
         assert!(!p["pv"].as_array().unwrap().is_empty());
+        assert_eq!(p["stats"]["qnodes"], p["qnodes"]);
     }
     let summary = &doc["summary"];
     assert_eq!(summary["total"], 3);

@@ -148,8 +148,7 @@ pub struct PositionReport {
     pub pv: Vec<String>,
     /// Set when the search failed (an engine bug); the position then counts as not solved.
     pub error: Option<String>,
-    /// The search statistics of this position.
-    #[serde(skip)]
+    /// The search statistics of this position (quiescence counters included).
     pub stats: SearchStats,
 }
 
