@@ -9,7 +9,7 @@ use crate::search::{Engine, SearchStats};
 use crate::time::Limits;
 
 /// Default bench depth in plies.
-pub const BENCH_DEPTH: i32 = 6;
+pub const BENCH_DEPTH: i32 = 12;
 
 /// Openings, middlegames, tactics (from Win At Chess) and endgames.
 pub const BENCH_POSITIONS: &[&str] = &[

@@ -42,3 +42,43 @@ pub const DEFAULT_MOVES_TO_GO: u64 = 30;
 pub const HARD_LIMIT_FACTOR: u64 = 4;
 /// The hard limit never exceeds this fraction (in percent) of the remaining clock.
 pub const HARD_LIMIT_CLOCK_PERCENT: u64 = 40;
+
+/// Main-search selectivity (issue #5). Depths in plies, margins in centipawns.
+/// Null-move pruning: minimum depth.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null-move pruning: base reduction.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// Null-move pruning: one more ply of reduction per this many plies of depth.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Null-move pruning: one more ply of reduction per this many centipawns of eval above beta (at most 3).
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// Null-move pruning: from this depth on, a null-move cutoff is verified by a reduced search.
+pub const NMP_VERIFY_DEPTH: i32 = 12;
+/// Reverse futility pruning: maximum depth.
+pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility pruning: margin per ply of depth (less one ply when improving).
+pub const RFP_MARGIN: i32 = 75;
+/// Futility pruning of quiet moves: maximum depth.
+pub const FP_MAX_DEPTH: i32 = 6;
+/// Futility pruning: base margin.
+pub const FP_BASE: i32 = 90;
+/// Futility pruning: margin per ply of depth.
+pub const FP_PER_DEPTH: i32 = 90;
+/// Late move pruning: maximum depth.
+pub const LMP_MAX_DEPTH: i32 = 6;
+/// Late move reductions: minimum depth.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late move reductions: r = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR (in hundredths).
+pub const LMR_BASE: f64 = 0.75;
+/// See LMR_BASE.
+pub const LMR_DIVISOR: f64 = 2.25;
+/// Internal iterative reduction: minimum depth for reducing a node without a TT move.
+pub const IIR_MIN_DEPTH: i32 = 4;
+/// Aspiration windows: first half-width, and minimum depth to use them.
+pub const ASPIRATION_WINDOW: i32 = 25;
+/// See ASPIRATION_WINDOW.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Main-search SEE pruning of captures at low depth: margin per ply squared.
+pub const SEE_CAPTURE_MARGIN: i32 = 100;
+/// Main-search SEE pruning of quiet moves at low depth: margin per ply.
+pub const SEE_QUIET_MARGIN: i32 = 60;

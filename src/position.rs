@@ -245,6 +245,46 @@ impl Position {
         }
     }
 
+    /// Squares from which each piece type of the side to move would check the enemy king
+    /// (indexed by `Piece as usize`; the king's entry is empty). Computed once per node,
+    /// it makes [`Position::may_give_check`] a single bitboard test.
+    pub fn check_squares(&self) -> [BitBoard; 6] {
+        use cozy_chess::{get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves};
+        let b = self.board();
+        let them = !b.side_to_move();
+        let ksq = b.king(them);
+        let occ = b.occupied();
+        let diag = get_bishop_moves(ksq, occ);
+        let ortho = get_rook_moves(ksq, occ);
+        [
+            get_pawn_attacks(ksq, them),
+            get_knight_moves(ksq),
+            diag,
+            ortho,
+            diag | ortho,
+            BitBoard::EMPTY,
+        ]
+    }
+
+    /// Whether a quiet move may give check: a direct check by the moved piece, or any move
+    /// of a piece on a line through the enemy king (a possible discovered check), or
+    /// castling and promotions. Never false for a move that checks.
+    #[inline]
+    pub fn may_give_check(&self, mv: Move, check_squares: &[BitBoard; 6]) -> bool {
+        let b = self.board();
+        let Some(piece) = b.piece_on(mv.from) else {
+            return false;
+        };
+        if mv.promotion.is_some() || self.is_castling(mv) {
+            return true;
+        }
+        if check_squares[piece as usize].has(mv.to) {
+            return true;
+        }
+        let ksq = b.king(!b.side_to_move());
+        (cozy_chess::get_bishop_rays(ksq) | cozy_chess::get_rook_rays(ksq)).has(mv.from)
+    }
+
     /// Whether a legal move gives check. Exact: plays the move on a copy of the board.
     pub fn gives_check(&self, mv: Move) -> bool {
         let mut b = self.board().clone();

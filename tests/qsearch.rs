@@ -101,7 +101,8 @@ fn horizon_score_flips_from_plus_300_to_minus_700() {
 #[test]
 fn pinned_queen_with_pawn_sacrifices() {
     let p = pos("5r1k/4Qpq1/4p3/1p1p2P1/2p2P2/1p2P3/3P4/BK6 b - - 0 1");
-    let configs: [(&str, fn(&mut QSearchOptions)); 4] = [
+    type Config = (&'static str, fn(&mut QSearchOptions));
+    let configs: [Config; 4] = [
         ("default (captures only)", |_| {}),
         ("QSearch off", |q| q.enabled = false),
         ("QSearchChecks 1", |q| q.check_plies = 1),

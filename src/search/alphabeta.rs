@@ -1,17 +1,34 @@
-//! The main search: negamax alpha-beta with principal variation search (PVS), fail-soft.
-//!
-//! Each node reads top to bottom as numbered steps. At depth 0 it hands over to the
-//! quiescence search (`qsearch.rs`).
+//! The main search: negamax alpha-beta with principal variation search (PVS), fail-soft,
+//! with the selectivity of modern engines (null move, reverse futility, futility, late move
+//! pruning and reductions). Each node reads top to bottom as numbered steps. At depth 0 it
+//! hands over to the quiescence search (`qsearch.rs`).
 
-use cozy_chess::Move;
+use std::sync::OnceLock;
 
 use crate::eval::evaluate;
-use crate::params::{DRAW, INFINITY, MATE, MAX_PLY};
+use crate::params::*;
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::MoveList;
+use super::ordering::{
+    MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_KILLER_1, SCORE_KILLER_2, SCORE_TT_MOVE,
+};
+use super::see::see_ge;
 use super::Searcher;
+
+/// Late-move reduction table, indexed by [depth][move number], both capped at 63.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        t
+    })
+}
 
 impl Searcher {
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
@@ -86,51 +103,195 @@ impl Searcher {
                 return e.score;
             }
         }
+
+        // Step 7. Static evaluation, and whether it improved over our previous move's
+        // ("improving": prune less when things are getting worse for us).
         let static_eval = if in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| evaluate(pos.board()), |e| e.eval)
         };
-
-        // Step 7. Generate and order the legal moves: TT move, captures by MVV-LVA, killers,
-        // history.
-        let mut moves: Vec<Move> = Vec::with_capacity(64);
-        pos.board().generate_moves(|pm| {
-            moves.extend(pm);
-            false
-        });
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+        // Killers of the grandchildren are stale: clear them.
+        if ply + 2 <= MAX_PLY {
+            self.tables.killers[ply + 2] = [None; 2];
         }
-        // Fifty-move rule (after the mate test: a mate on the hundredth ply stands).
-        if !root && pos.is_fifty_move_draw() {
+
+        if !pv_node && !in_check && !root {
+            // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
+            // will not bring the score below it.
+            let margin = RFP_MARGIN * (depth - i32::from(improving));
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - margin >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
+                return (static_eval + beta) / 2;
+            }
+
+            // Step 9. Null-move pruning: if passing still fails high with a reduced search,
+            // a real move will too (not in pawn endings: zugzwang).
+            if depth >= NMP_MIN_DEPTH
+                && static_eval >= beta
+                && !self.null_stack[ply]
+                && !pos.only_pawns(pos.side_to_move())
+                && beta.abs() < MATE_BOUND
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                if pos.play_null() {
+                    self.null_stack[ply + 1] = true;
+                    let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+                    self.null_stack[ply + 1] = false;
+                    pos.undo();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        let score = if score >= MATE_BOUND { beta } else { score };
+                        if depth < NMP_VERIFY_DEPTH {
+                            return score;
+                        }
+                        // Verification: the same reduced search without the null move.
+                        self.null_stack[ply] = true;
+                        let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
+                        self.null_stack[ply] = false;
+                        if v >= beta {
+                            return score;
+                        }
+                    }
+                }
+            }
+        }
+
+        // Step 10. Internal iterative reduction: without a TT move the ordering is poor;
+        // search this node a ply shallower.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !in_check {
+            depth -= 1;
+        }
+
+        // Step 11. Fifty-move rule (a mate on the hundredth ply still stands).
+        if !root && pos.is_fifty_move_draw() && (!in_check || !pos.legal_moves().is_empty()) {
             return DRAW;
         }
-        if root {
-            moves.retain(|m| self.root_moves.contains(m));
-        }
-        let mut list: MoveList = self.tables.score_main(pos, &moves, tt_move, ply);
 
-        // Step 8. Search the moves: the first with the full window, the others with a null
-        // window that is widened only when a move beats alpha (PVS).
+        // Step 12. Move ordering, staged: the TT move is tried before any move is
+        // generated (when it cuts off, generation is never paid for); then all legal moves,
+        // ordered good captures by MVV-LVA, killers, history, and last the captures that
+        // lose material by SEE (their SEE is computed only when they come up).
+        let root_filter = root.then(|| self.root_moves.clone());
+        let only = root_filter.as_deref();
+        let tt_legal =
+            tt_move.filter(|&m| pos.board().is_legal(m) && only.is_none_or(|o| o.contains(&m)));
+        let mut list = MoveList::new();
+        let mut generated = false;
+        match tt_legal {
+            Some(m) => list.push(m, SCORE_TT_MOVE),
+            None => {
+                self.tables.generate_main(pos, None, ply, only, &mut list);
+                generated = true;
+                if list.is_empty() {
+                    return if in_check { -MATE + ply as i32 } else { DRAW };
+                }
+            }
+        }
+        let check_squares = pos.check_squares();
+
+        // Step 13. Search the moves: the first with the full window, the others with a null
+        // window that is widened only when a move beats alpha (PVS); late quiet moves are
+        // pruned or searched with reduced depth first.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
+        let mut skip_quiets = false;
         let us = pos.side_to_move();
-        while let Some((mv, _, _)) = list.pick() {
-            let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
-            pos.play(mv);
-            let score = if searched == 0 {
-                -self.negamax(pos, -beta, -alpha, depth - 1, ply + 1)
-            } else {
-                let s = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, ply + 1);
-                if s > alpha && s < beta {
-                    -self.negamax(pos, -beta, -alpha, depth - 1, ply + 1)
-                } else {
-                    s
+        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        loop {
+            let Some((mv, order, _)) = list.pick() else {
+                if generated {
+                    break;
                 }
+                // The TT move is done: now generate the rest.
+                self.tables
+                    .generate_main(pos, tt_legal, ply, only, &mut list);
+                generated = true;
+                continue;
+            };
+            let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
+            // A capture ordered as good by MVV-LVA but losing by SEE waits at the end.
+            if !quiet
+                && mv.promotion.is_none()
+                && (SCORE_GOOD_CAPTURE..SCORE_TT_MOVE).contains(&order)
+                && !see_ge(pos.board(), mv, 0)
+            {
+                list.push(mv, order - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE);
+                continue;
+            }
+            let killer_or_better = order >= SCORE_KILLER_2;
+
+            // Step 13a. Shallow pruning, once a move has secured a non-losing score.
+            if !root && best_score > -MATE_BOUND && !in_check {
+                if quiet {
+                    // Late move pruning: enough quiet moves tried at low depth.
+                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                        if !skip_quiets {
+                            // Drop the remaining quiet moves at once instead of picking them.
+                            skip_quiets = true;
+                            list.retain_remaining(|_, sc| {
+                                !(-HISTORY_MAX..=SCORE_KILLER_1).contains(&sc)
+                            });
+                        }
+                        continue;
+                    }
+                    // Futility pruning: the eval plus a margin cannot reach alpha.
+                    if depth <= FP_MAX_DEPTH
+                        && !pv_node
+                        && static_eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
+                        && !pos.may_give_check(mv, &check_squares)
+                    {
+                        continue;
+                    }
+                    // SEE pruning of quiet moves onto attacked squares.
+                    if depth <= 8 && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= 8
+                    && order < SCORE_GOOD_CAPTURE
+                    && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
+                {
+                    // SEE pruning of badly losing captures.
+                    continue;
+                }
+            }
+
+            pos.play(mv);
+            let gives_check = pos.in_check();
+            let new_depth = depth - 1;
+            let score = if searched == 0 {
+                -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
+            } else {
+                // Step 13b. Late move reductions for quiet moves after the first few.
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && searched > usize::from(pv_node) && quiet {
+                    r = lmr_table()[depth.min(63) as usize][searched.min(63)];
+                    r -= i32::from(pv_node);
+                    r -= i32::from(killer_or_better);
+                    r -= i32::from(gives_check);
+                    r += i32::from(!improving);
+                    r -= self.tables.history(us, mv) / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                }
+                s
             };
             pos.undo();
             if self.stopped {
@@ -147,7 +308,7 @@ impl Searcher {
                     if root {
                         self.root_best = Some((mv, score));
                     }
-                    // Step 9. Beta cutoff: remember quiet refutations (killers, history)
+                    // Step 14. Beta cutoff: remember quiet refutations (killers, history)
                     // and punish the quiet moves tried before.
                     if score >= beta {
                         self.stats.main_cutoffs += 1;
@@ -158,7 +319,7 @@ impl Searcher {
                             let bonus = depth * depth;
                             self.tables.add_killer(ply, mv);
                             self.tables.update_history(us, mv, bonus);
-                            for &q in &quiets_tried {
+                            for q in quiets_tried.moves() {
                                 self.tables.update_history(us, q, -bonus);
                             }
                         }
@@ -167,14 +328,21 @@ impl Searcher {
                 }
             }
             if quiet {
-                quiets_tried.push(mv);
+                quiets_tried.push(mv, 0);
             }
         }
         if searched > 0 {
             self.stats.main_expanded += 1;
+        } else {
+            // Everything was pruned: the static evaluation stands (never a mate score).
+            best_score = if in_check {
+                -MATE + ply as i32
+            } else {
+                static_eval
+            };
         }
 
-        // Step 10. Store the result: exact inside the window, else the bound it proves.
+        // Step 15. Store the result: exact inside the window, else the bound it proves.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

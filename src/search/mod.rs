@@ -184,6 +184,10 @@ pub struct Searcher {
     pub tables: OrderingTables,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// Static evaluation per ply (for "improving").
+    pub(crate) eval_stack: [i32; MAX_PLY + 2],
+    /// Whether the move into each ply was a null move (no two nulls in a row).
+    pub(crate) null_stack: [bool; MAX_PLY + 2],
     time: TimeManager,
     limits: Limits,
     seldepth: usize,
@@ -220,6 +224,8 @@ impl Searcher {
             tables: OrderingTables::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            eval_stack: [0; MAX_PLY + 2],
+            null_stack: [false; MAX_PLY + 2],
             time: TimeManager::new(&Limits::default(), cozy_chess::Color::White, 0),
             limits: Limits::default(),
             seldepth: 0,
@@ -351,11 +357,14 @@ impl Searcher {
             return result;
         }
         result.best_move = Some(self.root_moves[0]);
+        self.null_stack = [false; MAX_PLY + 2];
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut prev_score = 0;
         for depth in 1..=max_depth {
             self.root_best = None;
             self.seldepth = 0;
-            let score = self.negamax(pos, -params::INFINITY, params::INFINITY, depth, 0);
+            let score = self.aspiration(pos, depth, prev_score);
+            prev_score = score;
             if self.stopped {
                 // An aborted iteration still yields a move if one was fully searched and
                 // raised alpha: it is at least as good as the previous best.
@@ -400,6 +409,37 @@ impl Searcher {
         result.nodes = self.nodes();
         result.stats = self.stats.clone();
         result
+    }
+
+    /// Searches the root in a narrow window around the previous score, widening it on a
+    /// fail (aspiration windows); shallow iterations use the full window.
+    fn aspiration(&mut self, pos: &mut Position, depth: i32, prev: i32) -> i32 {
+        let inf = params::INFINITY;
+        if depth < params::ASPIRATION_MIN_DEPTH || prev.abs() >= MATE_BOUND {
+            return self.negamax(pos, -inf, inf, depth, 0);
+        }
+        let mut delta = params::ASPIRATION_WINDOW;
+        let mut alpha = (prev - delta).max(-inf);
+        let mut beta = (prev + delta).min(inf);
+        loop {
+            let score = self.negamax(pos, alpha, beta, depth, 0);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-inf);
+            } else if score >= beta {
+                beta = (score + delta).min(inf);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -inf;
+                beta = inf;
+            }
+        }
     }
 
     fn should_stop_after_iteration(&self, result: &SearchResult) -> bool {

@@ -2,7 +2,9 @@
 //! the first moves never pays for sorting the rest), MVV-LVA for captures, killer moves and
 //! the history heuristic for quiet moves.
 
-use cozy_chess::{Color, Move, Piece};
+use std::mem::MaybeUninit;
+
+use cozy_chess::{Color, Move, Piece, Rank, Square};
 
 use crate::params::{HISTORY_MAX, MAX_PLY};
 use crate::position::Position;
@@ -25,9 +27,13 @@ pub const SCORE_BAD_CAPTURE: i32 = -2_000_000;
 /// Under-promotions come last.
 pub const SCORE_UNDERPROMOTION: i32 = -3_000_000;
 
-/// A list of moves with ordering scores.
+/// A list of moves with ordering scores (and one carried value each, e.g. the SEE).
+///
+/// Lives on the stack and is not initialised up front: a node that cuts off after the
+/// first move never pays for 256 entries (a measurable share of all time otherwise).
 pub struct MoveList {
-    moves: [(Move, i32, i32); MAX_MOVES],
+    moves: [MaybeUninit<(Move, i32)>; MAX_MOVES],
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     len: usize,
     next: usize,
 }
@@ -40,14 +46,11 @@ impl Default for MoveList {
 
 impl MoveList {
     /// An empty list.
+    #[inline]
     pub fn new() -> Self {
-        const NULL: Move = Move {
-            from: cozy_chess::Square::A1,
-            to: cozy_chess::Square::A1,
-            promotion: None,
-        };
         Self {
-            moves: [(NULL, 0, 0); MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
             next: 0,
         }
@@ -63,9 +66,34 @@ impl MoveList {
     #[inline]
     pub fn push_with(&mut self, mv: Move, score: i32, aux: i32) {
         if self.len < MAX_MOVES {
-            self.moves[self.len] = (mv, score, aux);
+            self.moves[self.len] = MaybeUninit::new((mv, aux));
+            self.scores[self.len] = MaybeUninit::new(score);
             self.len += 1;
         }
+    }
+
+    /// The scores of the entries `0..len`.
+    #[inline]
+    fn scores(&self) -> &[i32] {
+        // SAFETY: entries below `len` were written by `push_with` (and only moved around
+        // within `0..len` by `pick` and `retain_remaining`); MaybeUninit<i32> has the
+        // layout of i32.
+        unsafe { std::slice::from_raw_parts(self.scores.as_ptr() as *const i32, self.len) }
+    }
+
+    #[inline]
+    fn entry(&self, i: usize) -> (Move, i32, i32) {
+        debug_assert!(i < self.len);
+        // SAFETY: as in `scores`: every index below `len` is initialised.
+        let (mv, aux) = unsafe { self.moves[i].assume_init() };
+        (mv, self.scores()[i], aux)
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.next = 0;
     }
 
     /// Number of moves in the list.
@@ -80,9 +108,9 @@ impl MoveList {
         self.len == 0
     }
 
-    /// The moves in insertion order (or picked order, for those already picked).
+    /// The moves in their current order.
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        self.moves[..self.len].iter().map(|&(m, _, _)| m)
+        (0..self.len).map(|i| self.entry(i).0)
     }
 
     /// Takes the best-scored remaining move: (move, score, carried value).
@@ -91,15 +119,33 @@ impl MoveList {
         if self.next >= self.len {
             return None;
         }
+        let scores = self.scores();
         let mut best = self.next;
-        for i in self.next + 1..self.len {
-            if self.moves[i].1 > self.moves[best].1 {
+        let mut best_score = scores[best];
+        for (i, &sc) in scores.iter().enumerate().skip(self.next + 1) {
+            if sc > best_score {
                 best = i;
+                best_score = sc;
             }
         }
         self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        Some(self.entry(self.next - 1))
+    }
+
+    /// Drops the not yet picked moves for which `keep` is false.
+    pub fn retain_remaining(&mut self, mut keep: impl FnMut(Move, i32) -> bool) {
+        let mut w = self.next;
+        for r in self.next..self.len {
+            let (mv, score, aux) = self.entry(r);
+            if keep(mv, score) {
+                self.moves[w] = MaybeUninit::new((mv, aux));
+                self.scores[w] = MaybeUninit::new(score);
+                w += 1;
+            }
+        }
+        self.len = w;
     }
 }
 
@@ -169,33 +215,61 @@ impl OrderingTables {
         }
     }
 
-    /// Scores every legal move for the main search.
-    pub fn score_main(
+    /// Generates and scores every legal move for the main search except `skip` (the TT
+    /// move, already searched): captures and queen promotions by MVV-LVA, killers, quiet
+    /// moves by history, under-promotions last. Captures are not SEE-tested here: the
+    /// search does that when one comes up. `only` restricts the moves (root `searchmoves`).
+    pub fn generate_main(
         &self,
         pos: &Position,
-        moves: &[Move],
-        tt_move: Option<Move>,
+        skip: Option<Move>,
         ply: usize,
-    ) -> MoveList {
-        let mut list = MoveList::new();
-        let color = pos.side_to_move();
+        only: Option<&[Move]>,
+        list: &mut MoveList,
+    ) {
+        list.clear();
+        let board = pos.board();
+        let color = board.side_to_move();
+        let theirs = board.colors(!color);
+        let ep = board
+            .en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(color)));
         let killers = self.killers[ply.min(MAX_PLY)];
-        for &mv in moves {
-            let score = if Some(mv) == tt_move {
-                SCORE_TT_MOVE
-            } else if matches!(mv.promotion, Some(p) if p != Piece::Queen) {
-                SCORE_UNDERPROMOTION + mvv_lva(pos, mv)
-            } else if pos.is_capture(mv) || mv.promotion.is_some() {
-                SCORE_GOOD_CAPTURE + mvv_lva(pos, mv)
-            } else if killers[0] == Some(mv) {
-                SCORE_KILLER_1
-            } else if killers[1] == Some(mv) {
-                SCORE_KILLER_2
-            } else {
-                self.history(color, mv)
-            };
-            list.push(mv, score);
-        }
-        list
+        let history = &self.history[color as usize];
+        board.generate_moves(|pm| {
+            for mv in pm {
+                if only.is_some_and(|o| !o.contains(&mv)) {
+                    continue;
+                }
+                let victim = if theirs.has(mv.to) {
+                    board.piece_on(mv.to)
+                } else if pm.piece == Piece::Pawn && Some(mv.to) == ep {
+                    Some(Piece::Pawn)
+                } else {
+                    None
+                };
+                if Some(mv) == skip {
+                    continue;
+                }
+                let score = if let Some(promo) = mv.promotion {
+                    let gain = see_value(promo) + victim.map_or(0, see_value);
+                    if promo == Piece::Queen {
+                        SCORE_GOOD_CAPTURE + gain * 8
+                    } else {
+                        SCORE_UNDERPROMOTION + gain * 8
+                    }
+                } else if let Some(v) = victim {
+                    SCORE_GOOD_CAPTURE + see_value(v) * 8 - pm.piece as i32
+                } else if killers[0] == Some(mv) {
+                    SCORE_KILLER_1
+                } else if killers[1] == Some(mv) {
+                    SCORE_KILLER_2
+                } else {
+                    history[mv.from as usize][mv.to as usize]
+                };
+                list.push(mv, score);
+            }
+            false
+        });
     }
 }

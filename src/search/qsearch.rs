@@ -9,7 +9,7 @@
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
-use cozy_chess::{Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Move, Piece, Rank, Square};
 use serde::Serialize;
 
 use crate::eval::evaluate;
@@ -17,7 +17,7 @@ use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::{mvv_lva, MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
+use super::ordering::{MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
 use super::see::{see, see_value};
 use super::stats::QPLY_BUCKETS;
 use super::Searcher;
@@ -26,16 +26,6 @@ use super::Searcher;
 const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
 /// Ordering band of quiet checks and pawn pushes: after the equal captures.
 const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
-
-/// Why a move was generated, which decides how it is ordered and pruned.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Capture,
-    QuietPromotion,
-    QuietCheck,
-    PawnPush,
-    Evasion,
-}
 
 /// Why a quiescence node ended (for `lull qtree` and the tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -319,58 +309,106 @@ impl Searcher {
         // Step 7. Generate the moves. In check: every evasion. Otherwise the forcing moves:
         // captures (en passant included) and queen promotions, also quiet ones; with the
         // options also under-promotions, quiet checks in the first q-plies and pawn pushes to
-        // the seventh rank. Never ordinary quiet moves. No legal move at all is mate or
-        // stalemate.
+        // the seventh rank. Never ordinary quiet moves: unless an option needs them, each
+        // piece's targets are masked down to captures and promotions before any move is
+        // unpacked. No legal move at all is mate or stalemate.
+        //
+        // Step 8. Order as they are generated: the TT move, then winning captures, equal
+        // captures, quiet checks and pushes, and losing captures last, each group by MVV-LVA
+        // (most valuable victim, least valuable attacker). Evasions: captures first, then
+        // quiet moves by history. The SEE of each move is computed once here and carried
+        // along for the pruning of step 9.
         let board = pos.board();
         let us = board.side_to_move();
         let theirs = board.colors(!us);
         let ep_square = board
             .en_passant()
             .map(|f| Square::new(f, Rank::Sixth.relative_to(us)));
+        let ep_bb = ep_square.map_or(BitBoard::EMPTY, |sq| sq.bitboard());
         let seventh = Rank::Seventh.relative_to(us);
+        let promo_bb = Rank::Eighth.relative_to(us).bitboard();
         let want_checks = !in_check && qply < opts.check_plies;
+        let need_quiets = in_check || want_checks;
+        let pawn_mask = theirs
+            | ep_bb
+            | promo_bb
+            | if opts.pawn_pushes {
+                seventh.bitboard()
+            } else {
+                BitBoard::EMPTY
+            };
         let mut any_legal = false;
-        let mut candidates: [(Move, Kind); 256] = [(
-            Move {
-                from: Square::A1,
-                to: Square::A1,
-                promotion: None,
-            },
-            Kind::Capture,
-        ); 256];
-        let mut n = 0usize;
-        board.generate_moves(|pm| {
+        let mut list = MoveList::new();
+        let tables = &self.tables;
+        board.generate_moves(|mut pm| {
             if pm.to.is_empty() {
                 return false;
             }
             any_legal = true;
+            if !need_quiets {
+                pm.to &= if pm.piece == Piece::Pawn {
+                    pawn_mask
+                } else {
+                    theirs
+                };
+            }
             for mv in pm {
-                let is_capture =
-                    theirs.has(mv.to) || (pm.piece == Piece::Pawn && Some(mv.to) == ep_square);
-                let kind = if in_check {
-                    Kind::Evasion
-                } else if let Some(p) = mv.promotion {
-                    if p != Piece::Queen && !opts.underpromotions {
+                let victim = if theirs.has(mv.to) {
+                    board.piece_on(mv.to)
+                } else if pm.piece == Piece::Pawn && Some(mv.to) == ep_square {
+                    Some(Piece::Pawn)
+                } else {
+                    None
+                };
+                let noisy = victim.is_some() || mv.promotion.is_some();
+                if !in_check {
+                    if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions
+                    {
                         continue;
                     }
-                    if is_capture {
-                        Kind::Capture
-                    } else {
-                        Kind::QuietPromotion
+                    let push =
+                        opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
+                    if !noisy && !push {
+                        // Quiet move: searched only as a check in the first q-plies.
+                        if !(want_checks && pm.piece != Piece::King && pos.gives_check(mv)) {
+                            continue;
+                        }
                     }
-                } else if is_capture {
-                    Kind::Capture
-                } else if opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh {
-                    Kind::PawnPush
-                } else if want_checks && pm.piece != Piece::King {
-                    Kind::QuietCheck // verified below, outside the generator
-                } else {
-                    continue;
-                };
-                if n < candidates.len() {
-                    candidates[n] = (mv, kind);
-                    n += 1;
                 }
+                let mvv = victim.map_or(0, see_value) * 8 - pm.piece as i32
+                    + mv.promotion
+                        .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8);
+                // The exchange value: a capture of a more valuable piece wins at least the
+                // difference; otherwise the full swap-off is computed.
+                let exchange = if in_check {
+                    0
+                } else if let (Some(v), None) = (victim, mv.promotion) {
+                    if see_value(v) > see_value(pm.piece) {
+                        see_value(v) - see_value(pm.piece)
+                    } else {
+                        see(board, mv)
+                    }
+                } else {
+                    see(board, mv)
+                };
+                let order = if Some(mv) == tt_move {
+                    SCORE_TT_MOVE
+                } else if in_check {
+                    if noisy {
+                        SCORE_GOOD_CAPTURE + mvv
+                    } else {
+                        tables.history(us, mv)
+                    }
+                } else if !noisy {
+                    SCORE_QUIET_TACTICAL + exchange
+                } else if exchange > 0 {
+                    SCORE_GOOD_CAPTURE + mvv
+                } else if exchange == 0 {
+                    SCORE_EQUAL_CAPTURE + mvv
+                } else {
+                    SCORE_BAD_CAPTURE + mvv
+                };
+                list.push_with(mv, order, exchange);
             }
             false
         });
@@ -383,49 +421,6 @@ impl Searcher {
             self.stats.q_stalemates += 1;
             self.q_end = QEnd::Stalemate;
             return DRAW;
-        }
-
-        // Step 8. Order: the TT move, then winning captures, equal captures, quiet checks,
-        // and losing captures last, each group by MVV-LVA (most valuable victim, least
-        // valuable attacker). Evasions: captures first, then quiet moves by history. The SEE
-        // of each capture is computed once here and reused for pruning.
-        let mut list = MoveList::new();
-        for &(mv, kind) in &candidates[..n] {
-            if kind == Kind::QuietCheck && !pos.gives_check(mv) {
-                continue;
-            }
-            let exchange = match kind {
-                Kind::Evasion => 0,
-                Kind::Capture | Kind::QuietPromotion => {
-                    // A capture of a more valuable piece wins at least the difference.
-                    let victim = pos.captured(mv).map_or(0, see_value);
-                    let attacker = pos.board().piece_on(mv.from).map_or(0, see_value);
-                    if victim > attacker && mv.promotion.is_none() {
-                        victim - attacker
-                    } else {
-                        see(pos.board(), mv)
-                    }
-                }
-                Kind::QuietCheck | Kind::PawnPush => see(pos.board(), mv),
-            };
-            let order = if Some(mv) == tt_move {
-                SCORE_TT_MOVE
-            } else {
-                match kind {
-                    Kind::Evasion => {
-                        if pos.is_capture(mv) || mv.promotion.is_some() {
-                            SCORE_GOOD_CAPTURE + mvv_lva(pos, mv)
-                        } else {
-                            self.tables.history(us, mv)
-                        }
-                    }
-                    Kind::QuietCheck | Kind::PawnPush => SCORE_QUIET_TACTICAL + exchange,
-                    _ if exchange > 0 => SCORE_GOOD_CAPTURE + mvv_lva(pos, mv),
-                    _ if exchange == 0 => SCORE_EQUAL_CAPTURE + mvv_lva(pos, mv),
-                    _ => SCORE_BAD_CAPTURE + mvv_lva(pos, mv),
-                }
-            };
-            list.push_with(mv, order, exchange);
         }
 
         // Step 9. Search the moves.
