@@ -76,6 +76,12 @@ fn shorten(s: &str, max: usize) -> String {
     }
 }
 
+/// Whether `t` is an optionally signed run of decimal digits (of any length).
+fn is_integer(t: &str) -> bool {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 impl OptionSpec {
     /// The `option name … type …` line of the `uci` answer.
     pub fn uci_line(&self) -> String {
@@ -105,6 +111,12 @@ impl OptionSpec {
                         "value {n} for option '{}' is out of range {min}..{max}",
                         self.name
                     )),
+                    // Digits that do not fit an i64 are a number, just far too large.
+                    Err(_) if is_integer(v) => Err(format!(
+                        "value {} for option '{}' is out of range {min}..{max}",
+                        shorten(v, 64),
+                        self.name
+                    )),
                     Err(_) => Err(format!(
                         "value '{}' for option '{}' is not an integer",
                         shorten(v, 64),
@@ -112,12 +124,16 @@ impl OptionSpec {
                     )),
                 }
             }
-            OptionKind::Check { .. } => match value {
+            OptionKind::Check { .. } => match value.filter(|v| !v.is_empty()) {
                 Some(v) if v.eq_ignore_ascii_case("true") => Ok(OptionValue::Bool(true)),
                 Some(v) if v.eq_ignore_ascii_case("false") => Ok(OptionValue::Bool(false)),
-                other => Err(format!(
+                Some(v) => Err(format!(
                     "value '{}' for option '{}' must be true or false",
-                    shorten(other.unwrap_or(""), 64),
+                    shorten(v, 64),
+                    self.name
+                )),
+                None => Err(format!(
+                    "option '{}' needs a value (true or false)",
                     self.name
                 )),
             },
@@ -356,9 +372,20 @@ mod tests {
             ("Hash", Some("0"), "out of range 1..16384"),
             ("Hash", Some("16385"), "out of range"),
             ("Threads", Some("many"), "not an integer"),
-            ("Threads", Some("99999999999999999999"), "not an integer"),
-            ("QSearch", Some("yes"), "true or false"),
-            ("QSearch", None, "true or false"),
+            ("Threads", Some("2.5"), "not an integer"),
+            (
+                "Threads",
+                Some("99999999999999999999"),
+                "out of range 1..256",
+            ),
+            (
+                "Hash",
+                Some("-99999999999999999999"),
+                "out of range 1..16384",
+            ),
+            ("QSearch", Some("yes"), "must be true or false"),
+            ("QSearch", None, "needs a value (true or false)"),
+            ("QSearch", Some("  "), "needs a value (true or false)"),
             ("QSearchSEE", Some("-10001"), "out of range"),
             ("QSearchNullMove", Some("3"), "out of range 0..2"),
             ("Ponder", Some("true"), "front end"),

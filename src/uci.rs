@@ -10,10 +10,11 @@ use std::thread::JoinHandle;
 
 use cozy_chess::Move;
 
+use crate::options::{apply_value, option_specs, parse_option, OptionScope, OptionValue};
 use crate::params::MAX_DEPTH;
 use crate::perft;
 use crate::position::{move_to_uci, Position};
-use crate::search::{Control, Engine, QSearchOptions, SearchResult};
+use crate::search::{Control, Engine, SearchResult};
 use crate::time::Limits;
 
 /// Engine name and version, as sent by `id name`.
@@ -22,62 +23,11 @@ pub const ENGINE_NAME: &str = concat!("Lull ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Lull developers";
 /// Longest accepted input line, in bytes (a 1000-move game fits many times over).
 pub const MAX_LINE: usize = 1 << 20;
-/// Largest `Hash` value, in MiB.
-pub const MAX_HASH: i64 = 16_384;
+/// Largest `Hash` value, in MiB (the option table's, re-exported).
+pub use crate::options::MAX_HASH;
 /// Largest time accepted in `go` (wtime, btime, winc, binc, movetime), in milliseconds: about
 /// 31 years. Larger values are clamped, so that the time arithmetic cannot overflow.
 pub const MAX_GO_MS: u64 = 1_000_000_000_000;
-
-/// One UCI option: name, type and range, as announced by `uci`.
-enum OptKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
-    Button,
-}
-
-struct OptSpec {
-    name: &'static str,
-    kind: OptKind,
-}
-
-fn option_specs() -> Vec<OptSpec> {
-    let q = QSearchOptions::default();
-    let spin = |name, default: i64, min, max| OptSpec {
-        name,
-        kind: OptKind::Spin { default, min, max },
-    };
-    let check = |name, default| OptSpec {
-        name,
-        kind: OptKind::Check { default },
-    };
-    vec![
-        spin("Hash", 16, 1, MAX_HASH),
-        spin("Threads", 1, 1, 256),
-        spin(
-            "Move Overhead",
-            crate::params::MOVE_OVERHEAD as i64,
-            0,
-            5000,
-        ),
-        OptSpec {
-            name: "Clear Hash",
-            kind: OptKind::Button,
-        },
-        check("Ponder", false),
-        check("UCI_Chess960", false),
-        check("QSearch", q.enabled),
-        spin("QSearchMaxPly", q.max_ply as i64, 0, 100),
-        spin("QSearchMaxNodes", q.max_nodes as i64, 0, 1_000_000_000),
-        spin("QSearchChecks", q.check_plies as i64, 0, 8),
-        spin("QSearchSEE", q.see_threshold as i64, -10_000, 1000),
-        spin("QSearchDelta", q.delta_margin as i64, 0, 2000),
-        check("QSearchTT", q.use_tt),
-        check("QSearchUnderpromotions", q.underpromotions),
-        check("QSearchPawnPushes", q.pawn_pushes),
-        spin("QSearchRecapturesAfter", q.recaptures_after as i64, 0, 32),
-        spin("QSearchNullMove", q.null_move as i64, 0, 2),
-    ]
-}
 
 /// Prints one line to stdout and flushes it.
 fn say(line: &str) {
@@ -320,17 +270,7 @@ impl Uci {
         say(&format!("id name {ENGINE_NAME}"));
         say(&format!("id author {ENGINE_AUTHOR}"));
         for spec in option_specs() {
-            let line = match spec.kind {
-                OptKind::Spin { default, min, max } => format!(
-                    "option name {} type spin default {default} min {min} max {max}",
-                    spec.name
-                ),
-                OptKind::Check { default } => {
-                    format!("option name {} type check default {default}", spec.name)
-                }
-                OptKind::Button => format!("option name {} type button", spec.name),
-            };
-            say(&line);
+            say(&spec.uci_line());
         }
         say("uciok");
     }
@@ -350,103 +290,31 @@ impl Uci {
         let value = value_at
             .map(|i| args[i + 1..].join(" "))
             .filter(|v| !v.is_empty());
-        let Some(spec) = option_specs()
-            .into_iter()
-            .find(|s| s.name.eq_ignore_ascii_case(&name))
-        else {
-            error(&format!("unknown option '{}'", truncate(&name, 64)));
-            return;
-        };
-        enum Parsed {
-            Int(i64),
-            Bool(bool),
-            Press,
-        }
-        let parsed = match spec.kind {
-            OptKind::Spin { min, max, .. } => {
-                let Some(v) = value.as_deref() else {
-                    error(&format!("option '{}' needs a value", spec.name));
-                    return;
-                };
-                match v.trim().parse::<i64>() {
-                    Ok(n) if (min..=max).contains(&n) => Parsed::Int(n),
-                    Ok(n) => {
-                        error(&format!(
-                            "value {n} for option '{}' is out of range {min}..{max}",
-                            spec.name
-                        ));
-                        return;
-                    }
-                    Err(_) if is_integer(v) => {
-                        error(&format!(
-                            "value {} for option '{}' is out of range {min}..{max}",
-                            truncate(v, 64),
-                            spec.name
-                        ));
-                        return;
-                    }
-                    Err(_) => {
-                        error(&format!(
-                            "value '{}' for option '{}' is not an integer",
-                            truncate(v, 64),
-                            spec.name
-                        ));
-                        return;
-                    }
-                }
+        // One parser for every option: the table in `options` checks the name and value.
+        let (spec, value) = match parse_option(&name, value.as_deref()) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                error(&e);
+                return;
             }
-            OptKind::Check { .. } => match value.as_deref().map(str::trim) {
-                Some(v) if v.eq_ignore_ascii_case("true") => Parsed::Bool(true),
-                Some(v) if v.eq_ignore_ascii_case("false") => Parsed::Bool(false),
-                Some(v) => {
-                    error(&format!(
-                        "value '{}' for option '{}' must be true or false",
-                        truncate(v, 64),
-                        spec.name
-                    ));
-                    return;
-                }
-                None => {
-                    error(&format!(
-                        "option '{}' needs a value (true or false)",
-                        spec.name
-                    ));
-                    return;
-                }
-            },
-            OptKind::Button => Parsed::Press,
         };
-        let name = spec.name;
         let Some(engine) = self.engine_idle("setoption") else {
             return;
         };
-        let qs = &mut engine.options.qs;
-        match (name, parsed) {
-            ("Hash", Parsed::Int(n)) => {
-                if let Err(e) = engine.set_hash(n as usize) {
-                    error(&e);
-                }
+        if spec.scope == OptionScope::Engine {
+            if let Err(e) = apply_value(engine, &spec, value) {
+                error(&e);
             }
-            ("Threads", Parsed::Int(n)) => engine.set_threads(n as usize),
-            ("Move Overhead", Parsed::Int(n)) => engine.options.move_overhead = n as u64,
-            ("Clear Hash", Parsed::Press) => engine.clear(),
-            ("Ponder", Parsed::Bool(b)) => self.ponder = b,
-            ("UCI_Chess960", Parsed::Bool(b)) => {
+            return;
+        }
+        // The front end's own options.
+        match (spec.name, value) {
+            ("Ponder", OptionValue::Bool(b)) => self.ponder = b,
+            ("UCI_Chess960", OptionValue::Bool(b)) => {
                 self.chess960 = b;
                 self.pos.set_chess960(b);
             }
-            ("QSearch", Parsed::Bool(b)) => qs.enabled = b,
-            ("QSearchMaxPly", Parsed::Int(n)) => qs.max_ply = n as i32,
-            ("QSearchMaxNodes", Parsed::Int(n)) => qs.max_nodes = n as u64,
-            ("QSearchChecks", Parsed::Int(n)) => qs.check_plies = n as i32,
-            ("QSearchSEE", Parsed::Int(n)) => qs.see_threshold = n as i32,
-            ("QSearchDelta", Parsed::Int(n)) => qs.delta_margin = n as i32,
-            ("QSearchTT", Parsed::Bool(b)) => qs.use_tt = b,
-            ("QSearchUnderpromotions", Parsed::Bool(b)) => qs.underpromotions = b,
-            ("QSearchPawnPushes", Parsed::Bool(b)) => qs.pawn_pushes = b,
-            ("QSearchRecapturesAfter", Parsed::Int(n)) => qs.recaptures_after = n as i32,
-            ("QSearchNullMove", Parsed::Int(n)) => qs.null_move = n as i32,
-            _ => error(&format!("option '{name}' cannot take that value")),
+            (name, _) => error(&format!("option '{name}' cannot take that value")),
         }
     }
 
