@@ -313,19 +313,170 @@ impl Position {
     }
 }
 
+/// What is wrong with the board or side-to-move field of a FEN, in words that say what to
+/// fix, or `None` if they are fine (or missing: [`parse_fen`] reports that). cozy-chess calls
+/// most of these problems just "the board is invalid", and reads a board of fewer than eight
+/// ranks as if the missing ones were empty, so [`parse_fen`] runs these checks first: rank
+/// count, squares per rank, piece letters, kings, pawn and piece counts, pawns on the back
+/// ranks, the side to move, and checks (the side not to move in check, or more than two
+/// checkers).
+pub fn fen_board_problem(fen: &str) -> Option<String> {
+    use cozy_chess::{
+        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    };
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let ranks: Vec<&str> = fields.first()?.split('/').collect();
+    if ranks.len() != 8 {
+        let s = if ranks.len() == 1 { "" } else { "s" };
+        return Some(format!("the board has {} rank{s}, not 8", ranks.len()));
+    }
+    let mut pieces: Vec<(Square, Color, Piece)> = Vec::new();
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = 8 - i;
+        let mut squares = 0;
+        for c in text.chars() {
+            if let Some(n @ 1..=9) = c.to_digit(10) {
+                squares += n as usize;
+                continue;
+            }
+            let piece = match c.to_ascii_lowercase() {
+                'p' => Piece::Pawn,
+                'n' => Piece::Knight,
+                'b' => Piece::Bishop,
+                'r' => Piece::Rook,
+                'q' => Piece::Queen,
+                'k' => Piece::King,
+                _ => {
+                    return Some(format!(
+                        "'{c}' in rank {rank} is neither a piece letter (PNBRQK, pnbrqk) nor \
+                         a digit 1-8"
+                    ))
+                }
+            };
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if squares < 8 {
+                let sq = Square::new(File::index(squares), Rank::index(rank - 1));
+                pieces.push((sq, color, piece));
+            }
+            squares += 1;
+        }
+        if squares != 8 {
+            return Some(format!("rank {rank} has {squares} squares, not 8"));
+        }
+    }
+    let name = |c: Color| if c == Color::White { "white" } else { "black" };
+    let count = |c: Color, p: Piece| pieces.iter().filter(|x| x.1 == c && x.2 == p).count();
+    for color in [Color::White, Color::Black] {
+        match count(color, Piece::King) {
+            0 => return Some(format!("{} has no king", name(color))),
+            1 => {}
+            n => return Some(format!("{} has {n} kings", name(color))),
+        }
+        let pawns = count(color, Piece::Pawn);
+        if pawns > 8 {
+            return Some(format!("{} has {pawns} pawns, at most 8", name(color)));
+        }
+        let all = pieces.iter().filter(|x| x.1 == color).count();
+        if all > 16 {
+            return Some(format!("{} has {all} pieces, at most 16", name(color)));
+        }
+    }
+    if let Some(&(sq, color, _)) = pieces
+        .iter()
+        .find(|x| x.2 == Piece::Pawn && matches!(x.0.rank(), Rank::First | Rank::Eighth))
+    {
+        let rank = sq.rank() as usize + 1;
+        return Some(format!("{} pawn on rank {rank} ({sq})", name(color)));
+    }
+    let stm = match *fields.get(1)? {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => {
+            return Some(format!(
+                "side to move '{}' is not 'w' or 'b'",
+                shorten(other, 16)
+            ))
+        }
+    };
+    let occupied = pieces
+        .iter()
+        .fold(BitBoard::EMPTY, |bb, x| bb | x.0.bitboard());
+    // Pieces of `by` that attack the king of the other side (each side has one king here).
+    let checkers = |by: Color| {
+        let Some(king) = pieces
+            .iter()
+            .find(|x| x.1 != by && x.2 == Piece::King)
+            .map(|x| x.0)
+        else {
+            return 0;
+        };
+        pieces
+            .iter()
+            .filter(|&&(sq, color, piece)| {
+                color == by
+                    && match piece {
+                        Piece::Pawn => get_pawn_attacks(sq, color),
+                        Piece::Knight => get_knight_moves(sq),
+                        Piece::Bishop => get_bishop_moves(sq, occupied),
+                        Piece::Rook => get_rook_moves(sq, occupied),
+                        Piece::Queen => {
+                            get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied)
+                        }
+                        Piece::King => get_king_moves(sq),
+                    }
+                    .has(king)
+            })
+            .count()
+    };
+    if checkers(stm) > 0 {
+        return Some(format!(
+            "{} is in check but it is {} to move",
+            name(!stm),
+            name(stm)
+        ));
+    }
+    let n = checkers(!stm);
+    if n > 2 {
+        return Some(format!("{} is in check by {n} pieces", name(stm)));
+    }
+    None
+}
+
+/// `s` cut to at most `max` characters, with an ellipsis when cut.
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let t: String = s.chars().take(max).collect();
+        format!("{t}…")
+    }
+}
+
 /// Parses a FEN: X-FEN or Shredder-FEN castling, move counters optional.
+///
+/// The board and side to move are checked first by [`fen_board_problem`], so that an error
+/// names the problem (`invalid FEN '…': rank 7 has 9 squares, not 8`). Errors quote the FEN
+/// cut to 100 characters, so that they stay short whatever the input.
 ///
 /// cozy-chess's own X-FEN mode reads `K`/`Q` as the h-/a-file rook only, which rejects most
 /// Chess960 X-FENs. Here X-FEN letters are translated to Shredder file letters first: `K`/`Q`
 /// (`k`/`q`) name the outermost rook on that side of the king on its back rank, as X-FEN
 /// defines; a file letter (X-FEN's way to name an inner rook, or Shredder-FEN) is kept.
 pub fn parse_fen(fen: &str) -> Result<Board, String> {
+    let shown = shorten(fen.trim(), 100);
+    if let Some(problem) = fen_board_problem(fen) {
+        return Err(format!("invalid FEN '{shown}': {problem}"));
+    }
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() < 2 {
-        return Err(format!("invalid FEN '{fen}': expected at least 2 fields"));
+        return Err(format!("invalid FEN '{shown}': expected at least 2 fields"));
     }
     if fields.len() > 6 {
-        return Err(format!("invalid FEN '{fen}': more than 6 fields"));
+        return Err(format!("invalid FEN '{shown}': more than 6 fields"));
     }
     let mut parts = fields.clone();
     let defaults = ["-", "-", "0", "1"];
@@ -336,7 +487,7 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
     let attempt = |text: &str| {
         std::panic::catch_unwind(|| Board::from_fen(text, true))
             .unwrap_or(Err(cozy_chess::FenParseError::InvalidBoard))
-            .map_err(|e| format!("invalid FEN '{fen}': {e}"))
+            .map_err(|e| format!("invalid FEN '{shown}': {e}"))
     };
     let castling = parts[2];
     if !castling.contains(['K', 'Q', 'k', 'q']) {
@@ -354,15 +505,19 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
             Color::Black
         };
         let file = match c.to_ascii_lowercase() {
-            'k' | 'q' => xfen_rook_file(&board, color, c.eq_ignore_ascii_case(&'k'))
-                .ok_or_else(|| format!("invalid FEN '{fen}': no rook for castling right '{c}'"))?,
+            'k' | 'q' => {
+                xfen_rook_file(&board, color, c.eq_ignore_ascii_case(&'k')).ok_or_else(|| {
+                    format!("invalid FEN '{shown}': no rook for castling right '{c}'")
+                })?
+            }
             'a'..='h' => {
                 shredder.push(c);
                 continue;
             }
             _ => {
                 return Err(format!(
-                    "invalid FEN '{fen}': bad castling field '{castling}'"
+                    "invalid FEN '{shown}': bad castling field '{}'",
+                    shorten(castling, 16)
                 ))
             }
         };
@@ -505,6 +660,75 @@ mod tests {
             assert!(Position::from_fen(fen).is_err(), "{fen}");
         }
         assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
+    }
+
+    #[test]
+    fn fen_checks_accept_every_perft_suite_position() {
+        let suites = [
+            include_str!("../assets/perft/ethereal_standard.epd"),
+            include_str!("../assets/perft/cpw_perft_positions.epd"),
+            include_str!("../assets/perft/frc_perftsuite.epd"),
+        ];
+        let mut n = 0;
+        for line in suites.iter().flat_map(|s| s.lines()) {
+            let Some(fen) = line
+                .split(';')
+                .next()
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+            else {
+                continue;
+            };
+            assert_eq!(fen_board_problem(fen), None, "{fen}");
+            assert!(Position::from_fen(fen).is_ok(), "{fen}");
+            n += 1;
+        }
+        assert!(n > 1000);
+    }
+
+    #[test]
+    fn fen_checks_name_the_problem() {
+        for (fen, problem) in [
+            ("8/8/8 w - -", "the board has 3 ranks, not 8"),
+            ("4k3/8/8/8/8/8/8/3K3 w - -", "rank 1 has 7 squares, not 8"),
+            ("4k3/8/8/8/8/8/8/4K2Z w - -", "'Z' in rank 1"),
+            ("4k3/8/8/8/8/8/8/8 w - -", "white has no king"),
+            ("4k3/8/8/8/8/8/8/4K2p w - -", "black pawn on rank 1 (h1)"),
+            ("4k3/8/8/8/8/8/8/4K3 - - -", "side to move '-'"),
+            (
+                "4k3/4Q3/8/8/8/8/8/4K3 w - -",
+                "black is in check but it is white",
+            ),
+            (
+                "4k3/3P4/5N2/8/8/8/8/4R1K1 b - -",
+                "black is in check by 3 pieces",
+            ),
+        ] {
+            let found = fen_board_problem(fen).unwrap_or_default();
+            assert!(found.contains(problem), "{fen}: {found:?}");
+            // Every caller of the FEN parser gets the same words.
+            let err = Position::from_fen(fen).unwrap_err();
+            assert!(
+                err.starts_with("invalid FEN '") && err.contains(problem),
+                "{fen}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn fen_errors_stay_short() {
+        let long = format!("{} w - -", "8/".repeat(5000));
+        let err = Position::from_fen(&long).unwrap_err();
+        assert!(err.contains("5001 ranks, not 8"), "{err}");
+        assert!(err.chars().count() < 200, "{err}");
+        let castling = format!("4k3/8/8/8/8/8/8/4K3 w K{} - 0 1", "x".repeat(5000));
+        let err = Position::from_fen(&castling).unwrap_err();
+        assert!(err.contains("castling"), "{err}");
+        assert!(err.chars().count() < 200, "{err}");
+        // Missing fields are still the parser's to report.
+        let err = Position::from_fen("4k3/8/8/8/8/8/8/4K3").unwrap_err();
+        assert!(err.contains("expected at least 2 fields"), "{err}");
+        assert!(Position::from_fen("").is_err());
     }
 
     #[test]
