@@ -287,8 +287,29 @@ fn cmd_horizon(fen: &[String], depth: i32, hash: u32) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Lets a closed standard output end the process quietly, as it ends `cat` or `grep`: so that
+/// `lull bench | head -1` stops the bench instead of panicking in `println!`. Rust starts
+/// programs with SIGPIPE ignored, which turns the write into an error that `println!` panics
+/// on; the default action ends the process without a word. Only for the tools: the UCI loop
+/// keeps ignoring SIGPIPE and the write errors it gets (a GUI that went away is its end of
+/// input).
+#[cfg(unix)]
+fn die_quietly_on_closed_stdout() {
+    // SAFETY: `signal` with SIG_DFL installs no handler; this runs at the start of `main`,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn die_quietly_on_closed_stdout() {}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, None | Some(Command::Uci)) {
+        die_quietly_on_closed_stdout();
+    }
     match cli.command {
         None | Some(Command::Uci) => {
             lull::uci::Uci::new().run();

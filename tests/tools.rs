@@ -1,8 +1,9 @@
 //! The testers' tools, run as a user runs them: `lull solve` and `lull horizon` through the
 //! binary, plus the library functions behind them.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, ExitStatus, Output, Stdio};
 
 use lull::epd::parse_epd;
 use lull::position::Position;
@@ -300,4 +301,111 @@ fn horizon_library_example_differs_in_sign() {
     assert!(report.without.score > 0, "{}", report.render(&pos));
     assert!(report.with.score < 0, "{}", report.render(&pos));
     assert_eq!(report.without.best.as_deref(), Some("Qxd4"));
+}
+
+/// Runs `lull args` with standard output on a pipe that is closed after reading `keep` lines,
+/// or with `keep` 0 closed before the tool even starts, so that its first write meets a closed
+/// pipe whatever the timing. Returns how the process ended, its standard error and the lines
+/// read.
+fn run_with_closed_stdout(args: &[&str], keep: usize) -> (ExitStatus, String, Vec<String>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lull"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut lines = Vec::new();
+    let mut child = if keep == 0 {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        command
+            .stdout(writer)
+            .spawn()
+            .expect("the lull binary runs")
+    } else {
+        let mut child = command
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the lull binary runs");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        for _ in 0..keep {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("stdout is readable");
+            lines.push(line.trim_end().to_string());
+        }
+        // The only read end of the pipe: the tool's next write fails with EPIPE.
+        drop(stdout);
+        child
+    };
+    drop(command);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr is readable");
+    let status = child.wait().expect("lull ends");
+    (status, stderr, lines)
+}
+
+/// Whether the process ended normally or quietly by SIGPIPE, as a Unix tool does when
+/// its reader goes away (a panic exits with status 101).
+fn ended_quietly(status: ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status.success() || status.signal() == Some(libc::SIGPIPE)
+    }
+    #[cfg(not(unix))]
+    {
+        status.code() != Some(101)
+    }
+}
+
+#[test]
+fn tools_end_quietly_when_stdout_is_closed_after_the_first_line() {
+    // `lull bench | head -1`, `lull perft 3 | head -1`.
+    for (args, first) in [
+        (&["bench", "--depth", "2"][..], " nodes "),
+        (&["perft", "3"][..], ": "),
+    ] {
+        let (status, stderr, lines) = run_with_closed_stdout(args, 1);
+        assert!(lines[0].contains(first), "{args:?}: first line {lines:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(ended_quietly(status), "{args:?}: {status:?}\n{stderr}");
+    }
+}
+
+#[test]
+fn tools_end_quietly_when_stdout_is_closed_before_they_write() {
+    // The first write meets the closed pipe: this does not depend on timing.
+    let epd = temp_file("closed-stdout.epd");
+    std::fs::write(&epd, small_suite()).unwrap();
+    for args in [
+        &["bench", "--depth", "2"][..],
+        &["perft", "3"],
+        &["perft", "2", "--compare"],
+        &[
+            "solve",
+            epd.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--hash",
+            "2",
+        ],
+        &["horizon", "--depth", "2"],
+        &["qtree"],
+        &["qtree", "--format", "dot"],
+    ] {
+        let (status, stderr, _) = run_with_closed_stdout(args, 0);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(ended_quietly(status), "{args:?}: {status:?}\n{stderr}");
+        // The tool did reach its first write and was ended there.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(status.signal(), Some(libc::SIGPIPE), "{args:?}: {stderr}");
+        }
+    }
+    let _ = std::fs::remove_file(&epd);
 }
