@@ -5,7 +5,10 @@
 //! shelter in the midgame and king activity in the endgame) by `const fn`s, so that each number
 //! can be traced to an idea. A richer evaluation grows behind [`evaluate`].
 
-use cozy_chess::{Board, Color, Piece, Square};
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
+    Board, Color, Piece, Square,
+};
 
 /// Midgame material values: pawn, knight, bishop, rook, queen, king.
 pub const MATERIAL_MG: [i32; 6] = [85, 330, 345, 470, 1000, 0];
@@ -17,6 +20,43 @@ pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const PHASE_TOTAL: i32 = 24;
 /// Bonus for having the move, in centipawns.
 pub const TEMPO: i32 = 12;
+
+/// Mobility bonus per reachable square (not own pieces, not attacked by enemy pawns), by
+/// piece: midgame and endgame. The count expected of a piece is subtracted first
+/// ([`MOBILITY_EXPECTED`]) so that the bonus is centred.
+pub const MOBILITY_MG: [i32; 6] = [0, 5, 5, 3, 1, 0];
+/// See [`MOBILITY_MG`].
+pub const MOBILITY_EG: [i32; 6] = [0, 4, 5, 5, 3, 0];
+/// Squares a piece usually reaches, subtracted before the mobility bonus.
+pub const MOBILITY_EXPECTED: [i32; 6] = [0, 4, 6, 6, 12, 0];
+/// Bonus for the two bishops (midgame, endgame).
+pub const BISHOP_PAIR: (i32, i32) = (28, 50);
+/// Penalty per doubled pawn (a pawn behind another of its colour on the file).
+pub const DOUBLED_PAWN: (i32, i32) = (-8, -20);
+/// Penalty per isolated pawn (no friendly pawn on an adjacent file).
+pub const ISOLATED_PAWN: (i32, i32) = (-10, -12);
+/// Passed-pawn bonus by relative rank, midgame.
+pub const PASSED_MG: [i32; 8] = [0, 0, 2, 8, 18, 35, 60, 0];
+/// Passed-pawn bonus by relative rank, endgame.
+pub const PASSED_EG: [i32; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
+/// Endgame bonus per square of distance between the enemy king and a passed pawn's
+/// promotion path (minus our king's), scaled by rank.
+pub const PASSED_KING_DISTANCE: i32 = 4;
+/// Rook on a file without pawns / without own pawns (midgame, endgame).
+pub const ROOK_OPEN_FILE: (i32, i32) = (28, 8);
+/// See [`ROOK_OPEN_FILE`].
+pub const ROOK_SEMI_OPEN_FILE: (i32, i32) = (12, 6);
+/// Midgame bonus per own pawn shielding the king (on the king's and adjacent files, one or
+/// two ranks ahead).
+pub const KING_SHIELD: i32 = 10;
+/// Weight of an attack on the king zone by knight, bishop, rook, queen.
+pub const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
+/// Midgame king-danger penalty is units² / this, capped at [`KING_DANGER_MAX`].
+pub const KING_DANGER_DIVISOR: i32 = 5;
+/// Cap of the king-danger penalty, in centipawns.
+pub const KING_DANGER_MAX: i32 = 500;
+/// Penalty per piece (not pawn) attacked by an enemy pawn (midgame, endgame).
+pub const THREAT_BY_PAWN: (i32, i32) = (-45, -35);
 
 /// Distance of a square from the centre, 0 (d4,e4,d5,e5) .. 6 (corners): file + rank distance.
 const fn center_distance(sq: usize) -> i32 {
@@ -162,6 +202,10 @@ pub fn evaluate(board: &Board) -> i32 {
             }
         }
     }
+    let (wmg, weg) = positional(board, Color::White);
+    let (bmg, beg) = positional(board, Color::Black);
+    mg += wmg - bmg;
+    eg += weg - beg;
     let ph = phase(board);
     let score = (mg * ph + eg * (PHASE_TOTAL - ph)) / PHASE_TOTAL;
     let score = scale_drawish(board, score);
@@ -171,6 +215,142 @@ pub fn evaluate(board: &Board) -> i32 {
         -score
     };
     stm + TEMPO
+}
+
+/// Chebyshev distance between two squares.
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
+}
+
+/// Squares strictly in front of `sq` from `color`'s point of view (all files).
+fn ranks_ahead(sq: Square, color: Color) -> BitBoard {
+    let r = sq.rank() as u32;
+    match color {
+        Color::White => {
+            if r >= 7 {
+                BitBoard::EMPTY
+            } else {
+                BitBoard(!((1u64 << ((r + 1) * 8)) - 1))
+            }
+        }
+        Color::Black => BitBoard((1u64 << (r * 8)) - 1),
+    }
+}
+
+/// Mobility, pawn structure, passed pawns, bishop pair, rooks on open files, king safety and
+/// pawn threats for `color` (midgame, endgame), from White's tables mirrored for Black.
+fn positional(board: &Board, color: Color) -> (i32, i32) {
+    let them = !color;
+    let occ = board.occupied();
+    let ours = board.colors(color);
+    let our_pawns = board.colored_pieces(color, Piece::Pawn);
+    let their_pawns = board.colored_pieces(them, Piece::Pawn);
+    let mut their_pawn_attacks = BitBoard::EMPTY;
+    for sq in their_pawns {
+        their_pawn_attacks |= get_pawn_attacks(sq, them);
+    }
+    let mut our_pawn_attacks = BitBoard::EMPTY;
+    for sq in our_pawns {
+        our_pawn_attacks |= get_pawn_attacks(sq, color);
+    }
+    let mobility_area = !ours & !their_pawn_attacks;
+    let their_king = board.king(them);
+    let their_king_zone = get_king_moves(their_king) | their_king.bitboard();
+    let (mut mg, mut eg) = (0, 0);
+    let mut attack_units = 0;
+    let mut attackers = 0;
+
+    // Pieces: mobility and attacks on the enemy king's zone.
+    for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        for sq in board.colored_pieces(color, piece) {
+            let attacks = match piece {
+                Piece::Knight => get_knight_moves(sq),
+                Piece::Bishop => get_bishop_moves(sq, occ),
+                Piece::Rook => get_rook_moves(sq, occ),
+                _ => get_bishop_moves(sq, occ) | get_rook_moves(sq, occ),
+            };
+            let count = (attacks & mobility_area).len() as i32 - MOBILITY_EXPECTED[piece as usize];
+            mg += MOBILITY_MG[piece as usize] * count;
+            eg += MOBILITY_EG[piece as usize] * count;
+            let zone_hits = (attacks & their_king_zone).len() as i32;
+            if zone_hits > 0 {
+                attackers += 1;
+                attack_units += KING_ATTACK_WEIGHT[piece as usize] * zone_hits;
+            }
+            if piece == Piece::Rook {
+                let file = sq.file().bitboard();
+                if (file & (our_pawns | their_pawns)).is_empty() {
+                    mg += ROOK_OPEN_FILE.0;
+                    eg += ROOK_OPEN_FILE.1;
+                } else if (file & our_pawns).is_empty() {
+                    mg += ROOK_SEMI_OPEN_FILE.0;
+                    eg += ROOK_SEMI_OPEN_FILE.1;
+                }
+            }
+        }
+    }
+    // King danger for the enemy: only with two attackers or more, quadratic in the units.
+    if attackers >= 2 {
+        mg += (attack_units * attack_units / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+    }
+
+    // Bishop pair.
+    if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
+        mg += BISHOP_PAIR.0;
+        eg += BISHOP_PAIR.1;
+    }
+
+    // Pawn structure and passed pawns.
+    let our_king = board.king(color);
+    for sq in our_pawns {
+        let file_bb = sq.file().bitboard();
+        let adjacent = sq.file().adjacent();
+        let ahead = ranks_ahead(sq, color);
+        if !(our_pawns & file_bb & ahead).is_empty() {
+            mg += DOUBLED_PAWN.0;
+            eg += DOUBLED_PAWN.1;
+        }
+        if (our_pawns & adjacent).is_empty() {
+            mg += ISOLATED_PAWN.0;
+            eg += ISOLATED_PAWN.1;
+        }
+        if (their_pawns & (file_bb | adjacent) & ahead).is_empty()
+            && (our_pawns & file_bb & ahead).is_empty()
+        {
+            let rank = relative(sq, color).rank() as usize;
+            mg += PASSED_MG[rank];
+            eg += PASSED_EG[rank];
+            // King distances to the square in front of the pawn matter in the endgame.
+            let front = relative(sq, color)
+                .try_offset(0, 1)
+                .map(|f| relative(f, color));
+            if let Some(front) = front {
+                let d = distance(their_king, front) - distance(our_king, front);
+                eg += PASSED_KING_DISTANCE * d * rank as i32 / 3;
+            }
+        }
+    }
+
+    // King shelter: own pawns one or two ranks in front of the king, on its file and the
+    // adjacent ones.
+    let k = relative(our_king, color);
+    let mut shelter = BitBoard::EMPTY;
+    for dr in 1..=2 {
+        for df in -1..=1 {
+            if let Some(s) = k.try_offset(df, dr) {
+                shelter |= relative(s, color).bitboard();
+            }
+        }
+    }
+    mg += KING_SHIELD * (our_pawns & shelter).len() as i32;
+
+    // Threats: enemy pieces attacked by our pawns.
+    let hit = (board.colors(them) & !their_pawns & !board.pieces(Piece::King)) & our_pawn_attacks;
+    mg -= THREAT_BY_PAWN.0 * hit.len() as i32;
+    eg -= THREAT_BY_PAWN.1 * hit.len() as i32;
+    (mg, eg)
 }
 
 /// Pulls scores towards zero where the stronger side has no pawns and too little to mate

@@ -80,7 +80,7 @@ impl TimeManager {
     pub fn new(limits: &Limits, us: Color, overhead: u64) -> Self {
         let start = Instant::now();
         if let Some(mt) = limits.movetime {
-            let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
+            let t = Duration::from_millis(mt.min(1 << 40).saturating_sub(overhead).max(1));
             return Self {
                 start,
                 soft: Some(t),
@@ -98,7 +98,10 @@ impl TimeManager {
                 hard: None,
             };
         };
-        let inc = inc.unwrap_or(0);
+        // Absurd clock values must not overflow the arithmetic below: a year is plenty.
+        const CAP: u64 = 365 * 24 * 3_600_000;
+        let time = time.min(CAP);
+        let inc = inc.unwrap_or(0).min(CAP);
         let mtg = limits
             .movestogo
             .unwrap_or(DEFAULT_MOVES_TO_GO)
@@ -123,6 +126,11 @@ impl TimeManager {
     /// Default overhead, for library users.
     pub fn default_overhead() -> u64 {
         MOVE_OVERHEAD
+    }
+
+    /// Restarts the clock (on `ponderhit`: the time of our move starts now).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
     }
 
     /// Time since the search started.

@@ -18,44 +18,42 @@ use lull::tools::qtree::{
 /// hangs to Ra1; the pawn on h6 is defended once, by the pawn on g7, and attacked by Ng4.
 ///
 /// Worked out by hand from the rules of `qsearch.rs` (SEE values P=100 N=B=325 R=500;
-/// delta margin 200; SEE threshold 0):
+/// delta margin 200; SEE threshold 0). The stand-pat numbers are `evaluate()`'s (material,
+/// piece squares, mobility, pawn structure, king safety and tempo; the test checks each
+/// against it), so a change of the evaluation means re-deriving them here.
 ///
-/// * Root (White, window (-inf, +inf)): stand pat 539 = the static evaluation (material
-///   alone: 590 midgame and 510 endgame at phase 6/24 make 530, plus the tempo 12; the piece
-///   squares add -3). Alpha = 539. Captures, in order: Bxd5 (rook for bishop: exchange +175,
-///   a good capture; the rook is the most valuable victim, so first), Rxa6 (nothing defends
-///   a6: SEE +100, good), Nxh6+ (gxh6 wins the knight for a pawn: SEE -225, a bad capture,
-///   last).
-/// * Bxd5 (Black): window (-(MATE-1), -539): the root's beta was clamped to MATE-1 by mate
-///   distance pruning before the child was entered. Stand pat -1038 (a rook down more)
-///   < beta. The only capture is exd5 (pawn takes bishop, +225).
-///   * exd5 (White): window (539, 1038). Stand pat 717 < 1038; alpha = 717. Rxa6 (SEE +100)
+/// * Root (White, window (-inf, +inf)): stand pat 518. Alpha = 518. Captures, in order: Bxd5
+///   (rook for bishop: exchange +175, a good capture; the rook is the most valuable victim,
+///   so first), Rxa6 (nothing defends a6: SEE +100, good), Nxh6+ (gxh6 wins the knight for
+///   a pawn: SEE -225, a bad capture, last).
+/// * Bxd5 (Black): window (-(MATE-1), -518): the root's beta was clamped to MATE-1 by mate
+///   distance pruning before the child was entered. Stand pat -1048 < beta. The only
+///   capture is exd5 (pawn takes bishop, +225).
+///   * exd5 (White): window (518, 1048). Stand pat 732 < 1048; alpha = 732. Rxa6 (SEE +100)
 ///     first, then Nxh6+ (SEE -225).
-///     * Rxa6 (Black): window (-1038, -717). Stand pat -799 < -717; Black has no capture
-///       left: score -799.
-///     * Back at exd5: 799 > alpha, < beta: alpha = 799. Nxh6+: delta does not prune it
-///       (717 + 100 + 200 = 1017 > 799), SEE does (-225 < 0): a SEE-pruned leaf.
-///       All moves searched: score 799.
-///   * Back at Bxd5: -799 > -1038 but < beta -539: all moves searched, score -799.
-/// * Root: 799 > 539: alpha = 799 (PV Bxd5 exd5 Rxa6).
-///   * Rxa6: not delta-pruned (539 + 100 + 200 = 839 > 799). Black's window (-(MATE-1),
-///     -799); its stand pat -618 >= -799: a stand-pat cutoff, score -618 (White won only a
-///     pawn, less than the exchange).
-///   * Nxh6+: delta does not prune it (839 > 799), SEE does: a SEE-pruned leaf.
-///   * All moves searched: score 799.
+///     * Rxa6 (Black): window (-1048, -732). Stand pat -826 < -732; Black has no capture
+///       left: score -826.
+///     * Back at exd5: 826 > alpha, < beta: alpha = 826. Nxh6+: delta does not prune it
+///       (732 + 100 + 200 = 1032 > 826), SEE does (-225 < 0): a SEE-pruned leaf.
+///       All moves searched: score 826.
+///   * Back at Bxd5: -826 > -1048 but < beta -518: all moves searched, score -826.
+/// * Root: 826 > 518: alpha = 826 (PV Bxd5 exd5 Rxa6).
+///   * Rxa6: delta-pruned: 518 + 100 + 200 = 818 cannot reach alpha 826.
+///   * Nxh6+: delta-pruned likewise (delta is tested before SEE).
+///   * All moves searched: score 826.
 ///
-/// So: 5 searched nodes and 2 pruned leaves.
+/// So: 4 searched nodes and 3 pruned leaves.
 const HAND_FEN: &str = "6k1/6p1/p3p2p/3r4/6N1/1B6/5PPP/R5K1 w - - 0 1";
 
 /// The text tree of [`HAND_FEN`], exactly.
 const HAND_TREE: &str = "\
-root  W  [-inf, +inf]  stand pat +539  score +799  all moves searched
-├─ *Bxd5  B  [-M1, -539]  stand pat -1038  score -799  all moves searched
-│  └─ *exd5  W  [+539, +1038]  stand pat +717  score +799  all moves searched
-│     ├─ *Rxa6  B  [-1038, -717]  stand pat -799  score -799  no captures left
+root  W  [-inf, +inf]  stand pat +518  score +826  all moves searched
+├─ *Bxd5  B  [-M1, -518]  stand pat -1048  score -826  all moves searched
+│  └─ *exd5  W  [+518, +1048]  stand pat +732  score +826  all moves searched
+│     ├─ *Rxa6  B  [-1048, -732]  stand pat -826  score -826  no captures left
 │     └─ Nxh6+  SEE pruned (exchange -225)
-├─ Rxa6  B  [-M1, -799]  stand pat -618  score -618  stand pat >= beta
-└─ Nxh6+  SEE pruned (exchange -225)
+├─ Rxa6  delta pruned (cannot reach alpha)
+└─ Nxh6+  delta pruned (cannot reach alpha)
 ";
 
 fn pos(fen: &str) -> Position {
@@ -126,17 +124,17 @@ fn check_negamax(node: &QNode) {
 fn hand_checked_tree_node_by_node() {
     let (p, t) = tree_of(HAND_FEN, 1000);
     assert!(!t.truncated);
-    assert_eq!(t.score, 799);
+    assert_eq!(t.score, 826);
     assert_eq!(t.pv, ["Bxd5", "exd5", "Rxa6"]);
-    assert_eq!((t.node_count(), t.pruned_count()), (5, 2));
+    assert_eq!((t.node_count(), t.pruned_count()), (4, 3));
     let root = t.root.as_ref().expect("a tree");
     check_negamax(root);
 
     assert_eq!(root.label, "root");
     assert_eq!((root.alpha, root.beta), (-INFINITY, INFINITY));
-    assert_eq!(root.stand_pat, Some(539));
+    assert_eq!(root.stand_pat, Some(518));
     assert_eq!(root.stand_pat, Some(evaluate(p.board())));
-    assert_eq!(root.result, Some((799, QEnd::AllSearched)));
+    assert_eq!(root.result, Some((826, QEnd::AllSearched)));
     let kids: Vec<String> = root
         .children
         .iter()
@@ -145,26 +143,26 @@ fn hand_checked_tree_node_by_node() {
             QChild::Pruned(p) => format!("{} pruned", p.label),
         })
         .collect();
-    assert_eq!(kids, ["Bxd5", "Rxa6", "Nxh6+ pruned"]);
+    assert_eq!(kids, ["Bxd5", "Rxa6 pruned", "Nxh6+ pruned"]);
 
     let bxd5 = root.child("Bxd5").expect("Bxd5 searched");
     assert!(bxd5.on_pv);
-    assert_eq!((bxd5.alpha, bxd5.beta), (-(MATE - 1), -539));
-    assert_eq!(bxd5.stand_pat, Some(-1038));
-    assert_eq!(bxd5.result, Some((-799, QEnd::AllSearched)));
+    assert_eq!((bxd5.alpha, bxd5.beta), (-(MATE - 1), -518));
+    assert_eq!(bxd5.stand_pat, Some(-1048));
+    assert_eq!(bxd5.result, Some((-826, QEnd::AllSearched)));
     assert_eq!(bxd5.children.len(), 1);
 
     let exd5 = bxd5.child("exd5").expect("exd5 searched");
-    assert_eq!((exd5.alpha, exd5.beta), (539, 1038));
-    assert_eq!(exd5.stand_pat, Some(717));
-    assert_eq!(exd5.result, Some((799, QEnd::AllSearched)));
+    assert_eq!((exd5.alpha, exd5.beta), (518, 1048));
+    assert_eq!(exd5.stand_pat, Some(732));
+    assert_eq!(exd5.result, Some((826, QEnd::AllSearched)));
     assert_eq!(exd5.children.len(), 2);
 
     let deep_rxa6 = exd5.child("Rxa6").expect("Rxa6 searched");
     assert!(deep_rxa6.on_pv);
-    assert_eq!((deep_rxa6.alpha, deep_rxa6.beta), (-1038, -717));
-    assert_eq!(deep_rxa6.stand_pat, Some(-799));
-    assert_eq!(deep_rxa6.result, Some((-799, QEnd::Quiet)));
+    assert_eq!((deep_rxa6.alpha, deep_rxa6.beta), (-1048, -732));
+    assert_eq!(deep_rxa6.stand_pat, Some(-826));
+    assert_eq!(deep_rxa6.result, Some((-826, QEnd::Quiet)));
     assert!(deep_rxa6.children.is_empty());
 
     let deep_pruned: Vec<_> = exd5.pruned().collect();
@@ -173,18 +171,11 @@ fn hand_checked_tree_node_by_node() {
     assert_eq!(deep_pruned[0].reason, QPrune::See);
     assert_eq!(deep_pruned[0].see, Some(-225));
 
-    let rxa6 = root.child("Rxa6").expect("Rxa6 searched");
-    assert!(!rxa6.on_pv);
-    assert_eq!((rxa6.alpha, rxa6.beta), (-(MATE - 1), -799));
-    assert_eq!(rxa6.stand_pat, Some(-618));
-    assert_eq!(rxa6.result, Some((-618, QEnd::StandPat)));
-    assert!(rxa6.children.is_empty());
-
     let root_pruned: Vec<_> = root.pruned().collect();
-    assert_eq!(root_pruned.len(), 1);
-    assert_eq!(root_pruned[0].reason, QPrune::See);
-    assert_eq!(root_pruned[0].see, Some(-225));
-    assert_eq!(root_pruned[0].mv, p.parse_uci_move("g4h6").unwrap());
+    assert_eq!(root_pruned.len(), 2);
+    assert!(root_pruned.iter().all(|p| p.reason == QPrune::Delta));
+    assert_eq!(root_pruned[0].mv, p.parse_uci_move("a1a6").unwrap());
+    assert_eq!(root_pruned[1].mv, p.parse_uci_move("g4h6").unwrap());
 }
 
 #[test]
@@ -199,8 +190,8 @@ fn hand_checked_tree_as_text() {
         .collect();
     assert_eq!(tree, HAND_TREE);
     assert!(text.contains("from the point of view of the side to move"));
-    assert!(text.contains("result +799 for White; PV: Bxd5 exd5 Rxa6"));
-    assert!(text.contains("7 nodes shown: 5 searched, 2 pruned leaves"));
+    assert!(text.contains("result +826 for White; PV: Bxd5 exd5 Rxa6"));
+    assert!(text.contains("7 nodes shown: 4 searched, 3 pruned leaves"));
     assert!(!text.contains("TRUNCATED"));
 
     // The command prints the same tree.
@@ -211,12 +202,12 @@ fn hand_checked_tree_as_text() {
 
 #[test]
 fn window_from_the_command_line() {
-    // Root window (-50, 50): the stand pat 539 already reaches beta.
+    // Root window (-50, 50): the stand pat 518 already reaches beta.
     let out = lull(&["qtree", HAND_FEN, "--alpha", "-50", "--beta", "50"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("root  W  [-50, +50]  stand pat +539  score +539  stand pat >= beta"),
+        text.contains("root  W  [-50, +50]  stand pat +518  score +518  stand pat >= beta"),
         "{text}"
     );
     assert!(text.contains("1 nodes shown: 1 searched, 0 pruned leaves"));
@@ -295,7 +286,7 @@ fn dot_is_a_digraph_with_one_line_per_node() {
     let dot = stdout(&out);
     assert!(dot.starts_with("digraph"));
     assert_eq!(dot_node_lines(&dot), 7);
-    assert!(dot.contains("stand pat >= beta"));
+    assert!(dot.contains("delta pruned"));
     assert!(dot.contains("SEE pruned (exchange -225)"));
 }
 

@@ -149,7 +149,11 @@ pub fn uci_score(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score + 1) / 2)
+        // Mated now (no legal move at the root) is "mate 0", as Stockfish writes it.
+        match (MATE + score + 1) / 2 {
+            0 => "mate 0".to_string(),
+            n => format!("mate -{n}"),
+        }
     } else {
         format!("cp {score}")
     }
@@ -195,6 +199,8 @@ pub struct Searcher {
     thread_id: usize,
     node_counters: Arc<Vec<AtomicU64>>,
     root_moves: Vec<Move>,
+    /// Pondering and no `ponderhit` seen yet.
+    ponder_pending: bool,
     /// Best root move and score found so far in the current iteration.
     root_best: Option<(Move, i32)>,
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
@@ -233,6 +239,7 @@ impl Searcher {
             thread_id,
             node_counters,
             root_moves: Vec::new(),
+            ponder_pending: false,
             root_best: None,
             qnodes_at_start: 0,
             info: None,
@@ -277,6 +284,11 @@ impl Searcher {
                 self.stopped = true;
             } else if self.is_main() {
                 let pondering = self.control.pondering.load(Ordering::Relaxed);
+                if self.ponder_pending && !pondering {
+                    // ponderhit: our clock runs from now.
+                    self.ponder_pending = false;
+                    self.time.restart();
+                }
                 let out_of_time = !pondering && self.time.hard_expired();
                 let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
                 if out_of_time || out_of_nodes {
@@ -454,6 +466,14 @@ impl Searcher {
         let pondering = self.control.pondering.load(Ordering::Relaxed);
         if pondering || self.limits.infinite {
             return false;
+        }
+        if self.ponder_pending {
+            // ponderhit arrived between polls: the clock starts now.
+            return false;
+        }
+        // A mate proven with plies to spare will not change: answer at once.
+        if result.score.abs() >= MATE_BOUND && result.depth >= MATE - result.score.abs() + 4 {
+            return true;
         }
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
@@ -658,6 +678,7 @@ impl Engine {
         for (i, t) in self.threads.iter_mut().enumerate() {
             t.options = self.options.clone();
             t.time = tm.clone();
+            t.ponder_pending = limits.ponder;
             t.limits = if i == 0 {
                 limits.clone()
             } else {
