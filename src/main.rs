@@ -51,6 +51,10 @@ enum Command {
         /// Print the node count of every position.
         #[arg(long)]
         verbose: bool,
+        /// A UCI option for the engine, e.g. --option QSearchChecks=1 (repeatable): the
+        /// bench then measures that variant (its signature differs from the default's).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
     },
     /// Count the leaves of the legal move tree (divide by root move).
     Perft {
@@ -321,9 +325,17 @@ fn main() -> ExitCode {
             hash,
             json,
             verbose,
+            options,
         }) => {
             let mut engine = Engine::new(hash as usize);
             engine.set_threads(threads as usize);
+            for text in &options {
+                let (name, value) = split_assignment(text);
+                if let Err(e) = lull::options::apply_option(&mut engine, name, value) {
+                    eprintln!("error: --option {text}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             let report = run_bench(&mut engine, depth, |i, fen, nodes| {
                 if verbose {
                     eprintln!("{:>2} {:>10} {}", i + 1, nodes, fen);
@@ -332,6 +344,7 @@ fn main() -> ExitCode {
             println!("{} nodes {} nps", report.nodes, report.nps);
             if json {
                 let value = serde_json::json!({
+                    "options": options,
                     "nodes": report.nodes,
                     "nps": report.nps,
                     "time_ms": report.time_ms,
