@@ -80,5 +80,5 @@ pub const ASPIRATION_WINDOW: i32 = 25;
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// Main-search SEE pruning of captures at low depth: margin per ply squared.
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
-/// Main-search SEE pruning of quiet moves at low depth: margin per ply.
-pub const SEE_QUIET_MARGIN: i32 = 60;
+/// Main-search SEE pruning of quiet moves at low depth: margin per ply squared.
+pub const SEE_QUIET_MARGIN: i32 = 30;

@@ -254,13 +254,18 @@ impl Searcher {
                     {
                         continue;
                     }
-                    // SEE pruning of quiet moves onto attacked squares.
-                    if depth <= 8 && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth) {
+                    // SEE pruning of quiet moves onto attacked squares (not checks: a
+                    // checking sacrifice is the stuff of tactics).
+                    if depth <= 8
+                        && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
+                        && !pos.may_give_check(mv, &check_squares)
+                    {
                         continue;
                     }
                 } else if depth <= 8
                     && order < SCORE_GOOD_CAPTURE
                     && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
+                    && !pos.may_give_check(mv, &check_squares)
                 {
                     // SEE pruning of badly losing captures.
                     continue;
@@ -275,11 +280,14 @@ impl Searcher {
             } else {
                 // Step 13b. Late move reductions for quiet moves after the first few.
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && searched > usize::from(pv_node) && quiet {
+                if depth >= LMR_MIN_DEPTH
+                    && searched > usize::from(pv_node)
+                    && quiet
+                    && !gives_check
+                {
                     r = lmr_table()[depth.min(63) as usize][searched.min(63)];
                     r -= i32::from(pv_node);
                     r -= i32::from(killer_or_better);
-                    r -= i32::from(gives_check);
                     r += i32::from(!improving);
                     r -= self.tables.history(us, mv) / 8192;
                     r = r.clamp(0, new_depth - 1);
