@@ -13,6 +13,7 @@ use std::path::Path;
 
 use cozy_chess::{Board, Move};
 
+use crate::position::shorten;
 use crate::position::{parse_uci_move, Position};
 use crate::san::parse_san;
 
@@ -167,15 +168,6 @@ fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
             .or_else(|_| parse_uci_move(board, text, true))
             .map_err(|_| san_error)
     })
-}
-
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let t: String = s.chars().take(max).collect();
-        format!("{t}…")
-    }
 }
 
 /// Parses one EPD line. `Ok(None)` for a blank line or a `#` comment.

@@ -8,6 +8,7 @@
 //! their value and says that the front end handles them.
 
 use crate::params;
+use crate::position::shorten;
 use crate::search::{Engine, QSearchOptions};
 
 /// Largest `Hash` value, in MiB.
@@ -65,15 +66,6 @@ pub enum OptionValue {
     Bool(bool),
     /// A button press.
     Press,
-}
-
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let t: String = s.chars().take(max).collect();
-        format!("{t}…")
-    }
 }
 
 /// Whether `t` is an optionally signed run of decimal digits (of any length).

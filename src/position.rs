@@ -446,8 +446,9 @@ pub fn fen_board_problem(fen: &str) -> Option<String> {
     None
 }
 
-/// `s` cut to at most `max` characters, with an ellipsis when cut.
-fn shorten(s: &str, max: usize) -> String {
+/// `s` cut to at most `max` characters, with an ellipsis when cut (for error messages that
+/// quote user input).
+pub fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_string()
     } else {

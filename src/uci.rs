@@ -13,6 +13,7 @@ use cozy_chess::Move;
 use crate::options::{apply_value, option_specs, parse_option, OptionScope, OptionValue};
 use crate::params::MAX_DEPTH;
 use crate::perft;
+use crate::position::shorten as truncate;
 use crate::position::{move_to_uci, Position};
 use crate::search::{Control, Engine, SearchResult};
 use crate::time::Limits;
@@ -651,15 +652,6 @@ pub fn board_ascii(pos: &Position) -> String {
     }
     out.push_str("   a   b   c   d   e   f   g   h");
     out
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let t: String = s.chars().take(max).collect();
-        format!("{t}…")
-    }
 }
 
 #[cfg(test)]
