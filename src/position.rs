@@ -210,19 +210,19 @@ impl Position {
         b.colors(!b.side_to_move()).has(mv.to) || self.is_en_passant(mv)
     }
 
+    /// The square a pawn of the side to move may capture en passant onto, if any.
+    #[inline]
+    pub fn en_passant_square(&self) -> Option<Square> {
+        let b = self.board();
+        b.en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(b.side_to_move())))
+    }
+
     /// Whether a legal move captures en passant.
     #[inline]
     pub fn is_en_passant(&self, mv: Move) -> bool {
-        let b = self.board();
-        match b.en_passant() {
-            Some(file) => {
-                b.piece_on(mv.from) == Some(Piece::Pawn)
-                    && mv.to.file() == file
-                    && mv.from.file() != file
-                    && mv.to.rank() == Rank::Sixth.relative_to(b.side_to_move())
-            }
-            None => false,
-        }
+        self.en_passant_square() == Some(mv.to)
+            && self.board().piece_on(mv.from) == Some(Piece::Pawn)
     }
 
     /// Whether a legal move is castling (king onto its own rook).

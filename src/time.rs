@@ -5,9 +5,7 @@ use std::time::{Duration, Instant};
 
 use cozy_chess::Color;
 
-use crate::params::{
-    DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_FACTOR, MOVE_OVERHEAD,
-};
+use crate::params::{DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_FACTOR};
 
 /// The limits of one search, as given by `go` (all times in milliseconds).
 #[derive(Clone, Debug, Default)]
@@ -121,11 +119,6 @@ impl TimeManager {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
         }
-    }
-
-    /// Default overhead, for library users.
-    pub fn default_overhead() -> u64 {
-        MOVE_OVERHEAD
     }
 
     /// Restarts the clock (on `ponderhit`: the time of our move starts now).

@@ -307,12 +307,7 @@ impl Searcher {
             return;
         }
         self.pv[ply][0] = Some(mv);
-        let child_len = if ply < MAX_PLY {
-            self.pv_len[ply + 1]
-        } else {
-            0
-        };
-        let child_len = child_len.min(MAX_PLY - 1);
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
         for i in 0..child_len {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }

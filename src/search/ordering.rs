@@ -4,7 +4,7 @@
 
 use std::mem::MaybeUninit;
 
-use cozy_chess::{Color, Move, Piece, Rank, Square};
+use cozy_chess::{Color, Move, Piece};
 
 use crate::params::{HISTORY_MAX, MAX_PLY};
 use crate::position::Position;
@@ -149,17 +149,10 @@ impl MoveList {
     }
 }
 
-/// MVV-LVA: most valuable victim first, then least valuable attacker. Promotions count the
-/// promoted piece as gained material.
+/// MVV-LVA: most valuable victim first, then least valuable attacker.
 #[inline]
-pub fn mvv_lva(pos: &Position, mv: Move) -> i32 {
-    let board = pos.board();
-    let victim = pos.captured(mv).map_or(0, see_value);
-    let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
-    let promo = mv
-        .promotion
-        .map_or(0, |p| see_value(p) - see_value(Piece::Pawn));
-    (victim + promo) * 8 - attacker
+pub fn mvv_lva(victim: Option<Piece>, attacker: Piece) -> i32 {
+    victim.map_or(0, see_value) * 8 - attacker as i32
 }
 
 /// Killer moves and history scores, kept by each search thread across iterations.
@@ -230,10 +223,6 @@ impl OrderingTables {
         list.clear();
         let board = pos.board();
         let color = board.side_to_move();
-        let theirs = board.colors(!color);
-        let ep = board
-            .en_passant()
-            .map(|f| Square::new(f, Rank::Sixth.relative_to(color)));
         let killers = self.killers[ply.min(MAX_PLY)];
         let history = &self.history[color as usize];
         board.generate_moves(|pm| {
@@ -241,13 +230,7 @@ impl OrderingTables {
                 if only.is_some_and(|o| !o.contains(&mv)) {
                     continue;
                 }
-                let victim = if theirs.has(mv.to) {
-                    board.piece_on(mv.to)
-                } else if pm.piece == Piece::Pawn && Some(mv.to) == ep {
-                    Some(Piece::Pawn)
-                } else {
-                    None
-                };
+                let victim = pos.captured(mv);
                 if Some(mv) == skip {
                     continue;
                 }
@@ -259,7 +242,7 @@ impl OrderingTables {
                         SCORE_UNDERPROMOTION + gain * 8
                     }
                 } else if let Some(v) = victim {
-                    SCORE_GOOD_CAPTURE + see_value(v) * 8 - pm.piece as i32
+                    SCORE_GOOD_CAPTURE + mvv_lva(Some(v), pm.piece)
                 } else if killers[0] == Some(mv) {
                     SCORE_KILLER_1
                 } else if killers[1] == Some(mv) {

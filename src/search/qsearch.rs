@@ -17,7 +17,7 @@ use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::{MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
+use super::ordering::{mvv_lva, MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
 use super::see::{see, see_value};
 use super::stats::QPLY_BUCKETS;
 use super::Searcher;
@@ -321,13 +321,18 @@ impl Searcher {
         let board = pos.board();
         let us = board.side_to_move();
         let theirs = board.colors(!us);
-        let ep_square = board
-            .en_passant()
-            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)));
-        let ep_bb = ep_square.map_or(BitBoard::EMPTY, |sq| sq.bitboard());
+        let ep_bb = pos
+            .en_passant_square()
+            .map_or(BitBoard::EMPTY, |sq| sq.bitboard());
         let seventh = Rank::Seventh.relative_to(us);
         let promo_bb = Rank::Eighth.relative_to(us).bitboard();
         let want_checks = !in_check && qply < opts.check_plies;
+        // Quiet checks: a cheap bitboard test first, the exact one only for candidates.
+        let check_squares = if want_checks {
+            pos.check_squares()
+        } else {
+            [BitBoard::EMPTY; 6]
+        };
         let need_quiets = in_check || want_checks;
         let pawn_mask = theirs
             | ep_bb
@@ -353,13 +358,7 @@ impl Searcher {
                 };
             }
             for mv in pm {
-                let victim = if theirs.has(mv.to) {
-                    board.piece_on(mv.to)
-                } else if pm.piece == Piece::Pawn && Some(mv.to) == ep_square {
-                    Some(Piece::Pawn)
-                } else {
-                    None
-                };
+                let victim = pos.captured(mv);
                 let noisy = victim.is_some() || mv.promotion.is_some();
                 if !in_check {
                     if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions
@@ -370,12 +369,16 @@ impl Searcher {
                         opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
                     if !noisy && !push {
                         // Quiet move: searched only as a check in the first q-plies.
-                        if !(want_checks && pm.piece != Piece::King && pos.gives_check(mv)) {
+                        if !(want_checks
+                            && pm.piece != Piece::King
+                            && pos.may_give_check(mv, &check_squares)
+                            && pos.gives_check(mv))
+                        {
                             continue;
                         }
                     }
                 }
-                let mvv = victim.map_or(0, see_value) * 8 - pm.piece as i32
+                let mvv = mvv_lva(victim, pm.piece)
                     + mv.promotion
                         .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8);
                 // The exchange value: a capture of a more valuable piece wins at least the

@@ -55,7 +55,7 @@ pub struct SearchStats {
     pub q_mates: u64,
     /// Stalemates found inside the quiescence search.
     pub q_stalemates: u64,
-    /// Quiet checking moves searched in the quiescence search.
+    /// Quiet moves searched in the quiescence search (checks, and pushes to the seventh).
     pub q_checks_searched: u64,
     /// Null-move (Beal) stand-pat searches made.
     pub null_standpats: u64,
@@ -242,7 +242,10 @@ impl SearchStats {
             "mates / stalemates in qsearch",
             format!("{} / {}", self.q_mates, self.q_stalemates),
         );
-        row("quiet checks searched", self.q_checks_searched.to_string());
+        row(
+            "quiet checks and pushes searched",
+            self.q_checks_searched.to_string(),
+        );
         row(
             "null-move stand pats / lowered",
             format!("{} / {}", self.null_standpats, self.null_standpat_lowered),
