@@ -155,6 +155,7 @@ pub fn option_specs() -> Vec<OptionSpec> {
         spin("Hash", 16, 1, MAX_HASH),
         spin("Threads", 1, 1, MAX_THREADS),
         spin("Move Overhead", params::MOVE_OVERHEAD as i64, 0, 5000),
+        spin("MultiPV", 1, 1, 256),
         OptionSpec {
             name: "Clear Hash",
             kind: OptionKind::Button,
@@ -217,6 +218,7 @@ pub fn apply_value(
         ("Hash", OptionValue::Int(n)) => return engine.set_hash(n as usize),
         ("Threads", OptionValue::Int(n)) => engine.set_threads(n as usize),
         ("Move Overhead", OptionValue::Int(n)) => engine.options.move_overhead = n as u64,
+        ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
         ("Clear Hash", OptionValue::Press) => engine.clear(),
         ("QSearch", OptionValue::Bool(b)) => qs.enabled = b,
         ("QSearchMaxPly", OptionValue::Int(n)) => qs.max_ply = n as i32,
@@ -258,6 +260,7 @@ mod tests {
                 "Hash",
                 "Threads",
                 "Move Overhead",
+                "MultiPV",
                 "Clear Hash",
                 "Ponder",
                 "UCI_Chess960",

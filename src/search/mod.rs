@@ -80,6 +80,8 @@ pub struct SearchOptions {
     pub qs: QSearchOptions,
     /// Milliseconds kept aside per move for communication (`Move Overhead`).
     pub move_overhead: u64,
+    /// `MultiPV`: how many best root moves to search and report, each with its own line.
+    pub multipv: usize,
 }
 
 impl Default for SearchOptions {
@@ -87,6 +89,7 @@ impl Default for SearchOptions {
         Self {
             qs: QSearchOptions::default(),
             move_overhead: params::MOVE_OVERHEAD,
+            multipv: 1,
         }
     }
 }
@@ -131,6 +134,19 @@ pub struct SearchResult {
     pub best_found_ms: u64,
     /// Statistics summed over threads.
     pub stats: SearchStats,
+    /// With `MultiPV` above one: the best root moves of the last completed iteration, best
+    /// first, each with its score and line (the first is `best_move`, `score` and `pv`).
+    pub lines: Vec<RootLine>,
+}
+
+/// One line of a MultiPV search: a root move's score and principal variation.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RootLine {
+    /// Score in centipawns from the side to move.
+    pub score: i32,
+    /// The line, starting with the root move.
+    #[serde(serialize_with = "ser_moves")]
+    pub pv: Vec<Move>,
 }
 
 fn ser_move<S: serde::Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
@@ -366,53 +382,87 @@ impl Searcher {
         result.best_move = Some(self.root_moves[0]);
         self.null_stack = [false; MAX_PLY + 2];
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut prev_score = 0;
+        // MultiPV: line k searches the root moves that are not the best of lines 0..k. Only
+        // the main thread does it; helpers search every move for the best one.
+        let all_root = std::mem::take(&mut self.root_moves);
+        let multipv = if self.is_main() {
+            self.options.multipv.clamp(1, all_root.len())
+        } else {
+            1
+        };
+        let mut prev_scores = vec![0; multipv];
         for depth in 1..=max_depth {
-            self.root_best = None;
-            self.seldepth = 0;
-            let score = self.aspiration(pos, depth, prev_score);
-            prev_score = score;
-            if self.stopped {
-                // An aborted iteration still yields a move if one was fully searched and
-                // raised alpha: it is at least as good as the previous best.
-                if let Some((mv, s)) = self.root_best {
-                    if Some(mv) != result.best_move {
-                        result.best_found_depth = depth;
-                        result.best_found_ms = self.time.elapsed_ms();
-                    }
-                    result.best_move = Some(mv);
-                    result.score = s;
-                    let pv = self.root_pv(pos);
-                    if pv.first() == Some(&mv) {
-                        result.pv = pv;
-                    } else {
-                        result.pv = vec![mv];
-                    }
+            let mut lines: Vec<RootLine> = Vec::with_capacity(multipv);
+            for (k, prev_score) in prev_scores.iter_mut().enumerate() {
+                self.root_moves = all_root
+                    .iter()
+                    .copied()
+                    .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
+                    .collect();
+                self.root_best = None;
+                if k == 0 {
+                    self.seldepth = 0;
                 }
+                let score = self.aspiration(pos, depth, *prev_score);
+                if self.stopped {
+                    if k == 0 {
+                        // An aborted iteration still yields a move if one was fully
+                        // searched and raised alpha: it is at least as good as the previous
+                        // best.
+                        if let Some((mv, s)) = self.root_best {
+                            if Some(mv) != result.best_move {
+                                result.best_found_depth = depth;
+                                result.best_found_ms = self.time.elapsed_ms();
+                            }
+                            result.best_move = Some(mv);
+                            result.score = s;
+                            let pv = self.root_pv(pos);
+                            result.pv = if pv.first() == Some(&mv) {
+                                pv
+                            } else {
+                                vec![mv]
+                            };
+                            result.lines.clear();
+                        }
+                    }
+                    break;
+                }
+                *prev_score = score;
+                let pv = self.root_pv(pos);
+                let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
+                let Some(best) = best else { break };
+                lines.push(RootLine {
+                    score,
+                    pv: if pv.is_empty() { vec![best] } else { pv },
+                });
+            }
+            // Line 0 is complete: it is this iteration's result even if a later line was
+            // cut short by the clock.
+            if lines.is_empty() {
                 break;
             }
-            let pv = self.root_pv(pos);
-            let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
-            if best != result.best_move || depth == 1 {
+            // A later line can score above an earlier one (search instability): best first.
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            let first = &lines[0];
+            let best = first.pv[0];
+            if Some(best) != result.best_move || depth == 1 {
                 result.best_found_depth = depth;
                 result.best_found_ms = self.time.elapsed_ms();
             }
-            result.best_move = best.or(result.best_move);
-            result.score = score;
+            result.best_move = Some(best);
+            result.score = first.score;
             result.depth = depth;
             result.seldepth = self.seldepth;
-            result.pv = if pv.is_empty() {
-                result.best_move.into_iter().collect()
-            } else {
-                pv
-            };
+            result.pv = first.pv.clone();
+            result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
                 self.report_iteration(pos, &result);
-                if self.should_stop_after_iteration(&result) {
+                if self.stopped || self.should_stop_after_iteration(&result, all_root.len()) {
                     break;
                 }
             }
         }
+        self.root_moves = all_root;
         result.nodes = self.nodes();
         result.stats = self.stats.clone();
         result
@@ -449,7 +499,7 @@ impl Searcher {
         }
     }
 
-    fn should_stop_after_iteration(&self, result: &SearchResult) -> bool {
+    fn should_stop_after_iteration(&self, result: &SearchResult, root_moves: usize) -> bool {
         if self.control.stop.load(Ordering::Relaxed) {
             return true;
         }
@@ -473,7 +523,7 @@ impl Searcher {
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
-        if self.limits.uses_clock() && self.root_moves.len() == 1 && result.depth >= 4 {
+        if self.limits.uses_clock() && root_moves == 1 && result.depth >= 4 {
             return true;
         }
         self.time.soft_expired()
@@ -486,24 +536,36 @@ impl Searcher {
         let ms = self.time.elapsed_ms();
         let nodes = self.total_nodes();
         let nps = nodes * 1000 / ms.max(1);
-        let mut board = pos.board().clone();
-        let mut pv = String::new();
-        for mv in &r.pv {
-            pv.push(' ');
-            pv.push_str(&crate::position::move_to_uci(&board, *mv, pos.chess960()));
-            board.play_unchecked(*mv);
+        let single = [RootLine {
+            score: r.score,
+            pv: r.pv.clone(),
+        }];
+        let lines: &[RootLine] = if r.lines.is_empty() {
+            &single
+        } else {
+            &r.lines
+        };
+        for (k, line) in lines.iter().enumerate() {
+            let mut board = pos.board().clone();
+            let mut pv = String::new();
+            for mv in &line.pv {
+                pv.push(' ');
+                pv.push_str(&crate::position::move_to_uci(&board, *mv, pos.chess960()));
+                board.play_unchecked(*mv);
+            }
+            self.emit(&format!(
+                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
+                r.depth,
+                r.seldepth.max(r.depth as usize),
+                k + 1,
+                uci_score(line.score),
+                nodes,
+                nps,
+                self.tt.hashfull(),
+                ms,
+                pv
+            ));
         }
-        self.emit(&format!(
-            "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv{}",
-            r.depth,
-            r.seldepth.max(r.depth as usize),
-            uci_score(r.score),
-            nodes,
-            nps,
-            self.tt.hashfull(),
-            ms,
-            pv
-        ));
     }
 }
 
