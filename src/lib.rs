@@ -4,7 +4,7 @@
 //! [`position::Position`] (board, history, UCI move notation), [`eval::evaluate`], the static
 //! exchange evaluator [`search::see`], the searcher [`search::Searcher`] with its
 //! [`search::QSearchOptions`], the transposition table [`tt::TranspositionTable`], [`perft`]
-//! and the UCI front end [`uci`].
+//! and the UCI and XBoard front ends [`uci`] and [`xboard`].
 
 pub mod bench;
 pub mod epd;
@@ -19,5 +19,6 @@ pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod uci;
+pub mod xboard;
 
 pub use cozy_chess;

@@ -1,4 +1,5 @@
-//! The `lull` command: a UCI engine by default, plus the tools for testers.
+//! The `lull` command: a UCI engine by default (XBoard when the first command is `xboard`),
+//! plus the tools for testers.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,8 +33,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak UCI on stdin/stdout (the default without a command).
+    /// Speak UCI on stdin/stdout (the default without a command, unless the first command
+    /// is `xboard`).
     Uci,
+    /// Speak XBoard (CECP v2) on stdin/stdout.
+    Xboard,
     /// Search the fixed bench positions to a fixed depth; the last line is `<N> nodes <M> nps`.
     Bench {
         /// Depth in plies.
@@ -311,12 +315,23 @@ fn die_quietly_on_closed_stdout() {}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if !matches!(cli.command, None | Some(Command::Uci)) {
+    if !matches!(
+        cli.command,
+        None | Some(Command::Uci) | Some(Command::Xboard)
+    ) {
         die_quietly_on_closed_stdout();
     }
     match cli.command {
-        None | Some(Command::Uci) => {
+        None => {
+            lull::xboard::run_default();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Uci) => {
             lull::uci::Uci::new().run();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Xboard) => {
+            lull::xboard::Xboard::new().run();
             ExitCode::SUCCESS
         }
         Some(Command::Bench {

@@ -31,7 +31,7 @@ pub use crate::options::MAX_HASH;
 pub const MAX_GO_MS: u64 = 1_000_000_000_000;
 
 /// Prints one line to stdout and flushes it.
-fn say(line: &str) {
+pub fn say(line: &str) {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let _ = writeln!(out, "{line}");

@@ -106,6 +106,27 @@ pub struct Control {
 /// Where progress lines go (each call is one complete line without newline).
 pub type InfoSink = Arc<dyn Fn(&str) + Send + Sync>;
 
+/// One completed iteration of the main thread, for front ends that format their own progress
+/// output (the XBoard thinking lines).
+#[derive(Clone, Debug)]
+pub struct IterationReport {
+    /// Depth of the iteration.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// Score in centipawns from the side to move (mate scores near +/- [`MATE`]).
+    pub score: i32,
+    /// Nodes searched by all threads so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Where structured iteration reports go.
+pub type ReportSink = Arc<dyn Fn(&IterationReport) + Send + Sync>;
+
 /// What a search found.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SearchResult {
@@ -222,6 +243,7 @@ pub struct Searcher {
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
     qnodes_at_start: u64,
     info: Option<InfoSink>,
+    report: Option<ReportSink>,
     /// Recorded quiescence tree, when tracing (`lull qtree`).
     pub(crate) trace: Option<Vec<qsearch::QTrace>>,
     pub(crate) trace_move: Option<Move>,
@@ -259,6 +281,7 @@ impl Searcher {
             root_best: None,
             qnodes_at_start: 0,
             info: None,
+            report: None,
             trace: None,
             trace_move: None,
             trace_limit: 0,
@@ -530,11 +553,24 @@ impl Searcher {
     }
 
     fn report_iteration(&self, pos: &Position, r: &SearchResult) {
-        if self.info.is_none() {
+        if self.info.is_none() && self.report.is_none() {
             return;
         }
         let ms = self.time.elapsed_ms();
         let nodes = self.total_nodes();
+        if let Some(report) = &self.report {
+            report(&IterationReport {
+                depth: r.depth,
+                seldepth: r.seldepth.max(r.depth as usize),
+                score: r.score,
+                nodes,
+                time_ms: ms,
+                pv: r.pv.clone(),
+            });
+        }
+        if self.info.is_none() {
+            return;
+        }
         let nps = nodes * 1000 / ms.max(1);
         let single = [RootLine {
             score: r.score,
@@ -579,6 +615,7 @@ pub struct Engine {
     threads: Vec<Searcher>,
     hash_mib: usize,
     info: Option<InfoSink>,
+    report: Option<ReportSink>,
 }
 
 impl Engine {
@@ -591,6 +628,7 @@ impl Engine {
             threads: Vec::new(),
             hash_mib,
             info: None,
+            report: None,
         };
         engine.set_threads(1);
         engine
@@ -599,6 +637,12 @@ impl Engine {
     /// Sets where progress lines go (`None`: silent).
     pub fn set_info_sink(&mut self, sink: Option<InfoSink>) {
         self.info = sink;
+    }
+
+    /// Sets where structured iteration reports go (`None`: nowhere). Independent of the
+    /// info sink: a search may feed both.
+    pub fn set_report_sink(&mut self, sink: Option<ReportSink>) {
+        self.report = sink;
     }
 
     /// The stop and ponder flags, for another thread to control a running search.
@@ -742,6 +786,7 @@ impl Engine {
                 helper_limits.clone()
             };
             t.info = if i == 0 { self.info.clone() } else { None };
+            t.report = if i == 0 { self.report.clone() } else { None };
         }
         let control = Arc::clone(&self.control);
         let (main, helpers) = self.threads.split_first_mut().expect("at least one thread");
