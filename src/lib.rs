@@ -7,6 +7,7 @@
 //! and the UCI front end [`uci`].
 
 pub mod bench;
+pub mod book;
 pub mod epd;
 pub mod eval;
 pub mod options;
