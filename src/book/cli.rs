@@ -64,7 +64,7 @@ pub fn cmd_build(args: &BuildArgs) -> ExitCode {
                 )
             });
         }
-        if count % 256 == 0 {
+        if count.is_multiple_of(256) {
             bar.set_position(reader.bytes_read());
             bar.set_message(format!("{count} games"));
         }

@@ -268,7 +268,7 @@ impl Book {
     /// non-decreasing order (binary search depends on it); otherwise the error says what is
     /// wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        if bytes.len() % ENTRY_SIZE != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_SIZE) {
             return Err(format!(
                 "not a Polyglot book: its size, {} bytes, is not a multiple of {ENTRY_SIZE}",
                 bytes.len()
@@ -303,6 +303,13 @@ impl Book {
     /// meant to use), as are the problems of [`Book::from_bytes`].
     pub fn open(path: &Path) -> Result<Self, String> {
         let shown = shorten(&path.display().to_string(), 200);
+        // Only a regular file: a directory or a device (`/dev/zero`) is no book.
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(format!("book file '{shown}' is not a regular file"))
+            }
+            _ => {}
+        }
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read book file '{shown}': {e}"))?;
         if bytes.is_empty() {
