@@ -7,6 +7,7 @@
 //! and the UCI and XBoard front ends [`uci`] and [`xboard`].
 
 pub mod bench;
+pub mod book;
 pub mod epd;
 pub mod eval;
 pub mod options;

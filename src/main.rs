@@ -149,6 +149,44 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Polyglot opening books: build one from PGN games, list the book moves of a position.
+    Book {
+        #[command(subcommand)]
+        command: BookCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Build a Polyglot book from the games of a PGN file. Each move of the first --max-ply
+    /// plies is weighted as PolyGlot does: 2 points per game won by the side that played it,
+    /// 1 per draw (or unknown result), 0 per loss.
+    Build {
+        /// The PGN file.
+        pgn: PathBuf,
+        /// The book to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Plies read from the start of each game.
+        #[arg(long, value_name = "N", default_value_t = lull::book::build::DEFAULT_MAX_PLY as u16,
+              value_parser = clap::value_parser!(u16).range(1..=1024))]
+        max_ply: u16,
+        /// Keep only moves played in at least this many games.
+        #[arg(long, value_name = "K", default_value_t = lull::book::build::DEFAULT_MIN_GAMES,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        min_games: u32,
+    },
+    /// List the book moves of a position (UCI and SAN, weight and share) and its Polyglot key.
+    Probe {
+        /// Position (FEN, quoted or as separate words; default: the start position).
+        fen: Vec<String>,
+        /// The book file (without it, only the key is shown).
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
+        /// Moves played from the position first (UCI or SAN), e.g. --moves e2e4 e7e5.
+        #[arg(long, value_name = "MOVE", num_args = 1..)]
+        moves: Vec<String>,
+    },
 }
 
 struct SolveArgs {
@@ -454,6 +492,24 @@ fn main() -> ExitCode {
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(2)
+            }
+        },
+        Some(Command::Book { command }) => match command {
+            BookCommand::Build {
+                pgn,
+                output,
+                max_ply,
+                min_games,
+            } => lull::book::cli::cmd_build(&lull::book::cli::BuildArgs {
+                pgn,
+                output,
+                options: lull::book::build::BuildOptions {
+                    max_ply: usize::from(max_ply),
+                    min_games,
+                },
+            }),
+            BookCommand::Probe { fen, book, moves } => {
+                lull::book::cli::cmd_probe(&lull::book::cli::ProbeArgs { fen, moves, book })
             }
         },
     }

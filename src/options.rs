@@ -3,10 +3,13 @@
 //! the tools (`lull solve --option Name=Value`) use the same code, so that an option means the
 //! same everywhere.
 //!
-//! Names are matched case-insensitively, as UCI asks. `Ponder` and `UCI_Chess960` are in the
-//! table (the front end announces them) but are not engine settings: [`apply_option`] checks
-//! their value and says that the front end handles them.
+//! Names are matched case-insensitively, as UCI asks. `Ponder`, `UCI_Chess960` and the opening
+//! book options (`OwnBook`, `BookFile`, `BookDepth`, `BookBestMove`) are in the table (the
+//! front end announces them) but are not engine settings: the book is consulted by the UCI
+//! front end before it starts a search (see [`crate::book::BookState`]), so [`apply_option`]
+//! checks their value and says that the front end handles them.
 
+use crate::book::{DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH};
 use crate::params;
 use crate::position::shorten;
 use crate::search::{Engine, QSearchOptions};
@@ -15,6 +18,8 @@ use crate::search::{Engine, QSearchOptions};
 pub const MAX_HASH: i64 = 16_384;
 /// Largest `Threads` value.
 pub const MAX_THREADS: i64 = 256;
+/// Longest value of a string option, in bytes.
+pub const MAX_STRING: usize = 4096;
 
 /// The type of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +40,11 @@ pub enum OptionKind {
     },
     /// An action without a value.
     Button,
+    /// A text (a file name); may be empty, which UCI writes `<empty>`.
+    String {
+        /// Default value.
+        default: &'static str,
+    },
 }
 
 /// Who acts on an option.
@@ -58,7 +68,7 @@ pub struct OptionSpec {
 }
 
 /// A checked option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     /// A spin value, inside the range.
     Int(i64),
@@ -66,6 +76,8 @@ pub enum OptionValue {
     Bool(bool),
     /// A button press.
     Press,
+    /// A string value (empty for `<empty>` or no value).
+    Text(String),
 }
 
 /// Whether `t` is an optionally signed run of decimal digits (of any length).
@@ -86,6 +98,15 @@ impl OptionSpec {
                 format!("option name {} type check default {default}", self.name)
             }
             OptionKind::Button => format!("option name {} type button", self.name),
+            OptionKind::String { default } => format!(
+                "option name {} type string default {}",
+                self.name,
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
+            ),
         }
     }
 
@@ -130,6 +151,25 @@ impl OptionSpec {
                 )),
             },
             OptionKind::Button => Ok(OptionValue::Press),
+            OptionKind::String { .. } => {
+                // No value, an empty one and UCI's `<empty>` all clear the option.
+                let v = value.unwrap_or("");
+                let v = if v == "<empty>" { "" } else { v };
+                if v.len() > MAX_STRING {
+                    Err(format!(
+                        "value for option '{}' is longer than {MAX_STRING} bytes",
+                        self.name
+                    ))
+                } else if v.chars().any(char::is_control) {
+                    Err(format!(
+                        "value '{}' for option '{}' contains control characters",
+                        shorten(v, 64).escape_debug(),
+                        self.name
+                    ))
+                } else {
+                    Ok(OptionValue::Text(v.to_string()))
+                }
+            }
         }
     }
 }
@@ -163,6 +203,14 @@ pub fn option_specs() -> Vec<OptionSpec> {
         },
         front(check("Ponder", false)),
         front(check("UCI_Chess960", false)),
+        front(check("OwnBook", false)),
+        OptionSpec {
+            name: "BookFile",
+            kind: OptionKind::String { default: "" },
+            scope: OptionScope::FrontEnd,
+        },
+        front(spin("BookDepth", DEFAULT_BOOK_DEPTH, 0, MAX_BOOK_DEPTH)),
+        front(check("BookBestMove", false)),
         check("QSearch", q.enabled),
         spin("QSearchMaxPly", q.max_ply as i64, 0, 100),
         spin("QSearchMaxNodes", q.max_nodes as i64, 0, 1_000_000_000),
@@ -264,6 +312,10 @@ mod tests {
                 "Clear Hash",
                 "Ponder",
                 "UCI_Chess960",
+                "OwnBook",
+                "BookFile",
+                "BookDepth",
+                "BookBestMove",
                 "QSearch",
                 "QSearchMaxPly",
                 "QSearchMaxNodes",
@@ -289,6 +341,22 @@ mod tests {
             find_option("clear hash").unwrap().uci_line(),
             "option name Clear Hash type button"
         );
+        assert_eq!(
+            find_option("bookfile").unwrap().uci_line(),
+            "option name BookFile type string default <empty>"
+        );
+        assert_eq!(
+            find_option("OwnBook").unwrap().uci_line(),
+            "option name OwnBook type check default false"
+        );
+        assert_eq!(
+            find_option("BookDepth").unwrap().uci_line(),
+            "option name BookDepth type spin default 16 min 0 max 1024"
+        );
+        for name in ["OwnBook", "BookFile", "BookDepth", "BookBestMove"] {
+            assert_eq!(find_option(name).unwrap().scope, OptionScope::FrontEnd);
+            assert!(crate::book::is_book_option(name));
+        }
         assert_eq!(
             find_option("QSearchSEE").unwrap().kind,
             OptionKind::Spin {
@@ -386,6 +454,11 @@ mod tests {
             ("Ponder", Some("true"), "front end"),
             ("UCI_Chess960", Some("true"), "front end"),
             ("UCI_Chess960", Some("maybe"), "true or false"),
+            ("OwnBook", Some("true"), "front end"),
+            ("OwnBook", Some("1"), "true or false"),
+            ("BookFile", Some("book.bin"), "front end"),
+            ("BookDepth", Some("-1"), "out of range 0..1024"),
+            ("BookBestMove", None, "needs a value"),
         ];
         for (name, value, expected) in cases {
             let err = apply_option(&mut e, name, *value).unwrap_err();
@@ -395,6 +468,24 @@ mod tests {
         assert_eq!(e.options.move_overhead, before.move_overhead);
         assert_eq!(e.hash_mib(), 1);
         assert_eq!(e.threads(), 1);
+    }
+
+    #[test]
+    fn string_values() {
+        let spec = find_option("BookFile").unwrap();
+        let text = |v: Option<&str>| spec.parse_value(v);
+        assert_eq!(text(None), Ok(OptionValue::Text(String::new())));
+        assert_eq!(text(Some("<empty>")), Ok(OptionValue::Text(String::new())));
+        assert_eq!(text(Some("  ")), Ok(OptionValue::Text(String::new())));
+        assert_eq!(
+            text(Some(" /books/my book.bin ")),
+            Ok(OptionValue::Text("/books/my book.bin".into()))
+        );
+        assert!(text(Some("a\u{7}b"))
+            .unwrap_err()
+            .contains("control characters"));
+        let long = "x".repeat(MAX_STRING + 1);
+        assert!(text(Some(&long)).unwrap_err().contains("longer than"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::thread::JoinHandle;
 
 use cozy_chess::Move;
 
+use crate::book::{is_book_option, BookState};
 use crate::options::{apply_value, option_specs, parse_option, OptionScope, OptionValue};
 use crate::params::MAX_DEPTH;
 use crate::perft;
@@ -104,6 +105,8 @@ pub struct Uci {
     pos: Position,
     chess960: bool,
     ponder: bool,
+    /// The opening book options and the loaded book.
+    book: BookState,
 }
 
 impl Default for Uci {
@@ -127,6 +130,7 @@ impl Uci {
             pos: Position::startpos(),
             chess960: false,
             ponder: false,
+            book: BookState::default(),
         }
     }
 
@@ -315,6 +319,11 @@ impl Uci {
                 self.chess960 = b;
                 self.pos.set_chess960(b);
             }
+            (name, value) if is_book_option(name) => match self.book.set_option(name, value) {
+                Ok(Some(info)) => say(&format!("info string {info}")),
+                Ok(None) => {}
+                Err(e) => error(&e),
+            },
             (name, _) => error(&format!("option '{name}' cannot take that value")),
         }
     }
@@ -449,6 +458,16 @@ impl Uci {
                 }
             }
             i += consumed;
+        }
+        // A book move is played at once, without a search.
+        if let Some(lines) = self
+            .book
+            .go_answer(&self.pos, &limits, !searchmoves.is_empty())
+        {
+            for line in lines {
+                say(&line);
+            }
+            return;
         }
         let Some(mut engine) = self.engine.take() else {
             return;

@@ -1,0 +1,218 @@
+//! The `lull book build` and `lull book probe` commands.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::build::{BookBuilder, BuildOptions, BuildSummary};
+use super::pgn::PgnReader;
+use super::{play_moves, write_entries, Book, Probe};
+use crate::position::{move_to_uci, Position};
+use crate::san::move_to_san;
+
+/// Arguments of `lull book build`.
+#[derive(Clone, Debug)]
+pub struct BuildArgs {
+    /// The PGN file.
+    pub pgn: PathBuf,
+    /// The book to write.
+    pub output: PathBuf,
+    /// What to keep.
+    pub options: BuildOptions,
+}
+
+/// `lull book build`: reads the games, reports each unusable one on stderr (and goes on),
+/// writes the book and a summary. Exit code 1 when the PGN cannot be read or the book
+/// cannot be written, 0 otherwise (also for a book with no entry, which the summary says).
+pub fn cmd_build(args: &BuildArgs) -> ExitCode {
+    let file = match File::open(&args.pgn) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", args.pgn.display());
+            return ExitCode::from(1);
+        }
+    };
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {msg} [{elapsed_precise} eta {eta}]",
+    ) {
+        bar.set_style(style);
+    }
+    let mut reader = PgnReader::new(BufReader::new(file));
+    let mut builder = BookBuilder::new(args.options);
+    let mut count = 0usize;
+    loop {
+        let game = match reader.next_game() {
+            Ok(Some(g)) => g,
+            Ok(None) => break,
+            Err(e) => {
+                bar.finish_and_clear();
+                eprintln!("error: reading {}: {e}", args.pgn.display());
+                return ExitCode::from(1);
+            }
+        };
+        count += 1;
+        if let Err(e) = builder.add_game(&game) {
+            bar.suspend(|| {
+                eprintln!(
+                    "warning: game {} (line {}): {e} (skipped)",
+                    game.number, game.line
+                )
+            });
+        }
+        if count.is_multiple_of(256) {
+            bar.set_position(reader.bytes_read());
+            bar.set_message(format!("{count} games"));
+        }
+    }
+    bar.finish_and_clear();
+    let (entries, summary) = builder.finish();
+    let written = File::create(&args.output).and_then(|f| {
+        let mut out = BufWriter::new(f);
+        write_entries(&mut out, &entries)?;
+        out.flush()
+    });
+    if let Err(e) = written {
+        eprintln!("error: cannot write {}: {e}", args.output.display());
+        return ExitCode::from(1);
+    }
+    eprintln!(
+        "{}",
+        summary_text(&summary, &args.options, &args.pgn, &args.output)
+    );
+    ExitCode::SUCCESS
+}
+
+/// The summary of a build, for stderr.
+pub fn summary_text(s: &BuildSummary, o: &BuildOptions, pgn: &Path, out: &Path) -> String {
+    let mut text = format!(
+        "{}: {} games read, {} used, {} skipped; first {} plies\n\
+         {}: {} entries for {} positions",
+        pgn.display(),
+        s.games + s.skipped,
+        s.games,
+        s.skipped,
+        o.max_ply,
+        out.display(),
+        s.entries,
+        s.positions
+    );
+    if s.rare > 0 {
+        text.push_str(&format!(
+            "; {} moves dropped as seen in fewer than {} games (--min-games)",
+            s.rare, o.min_games
+        ));
+    }
+    if s.lost > 0 {
+        text.push_str(&format!("; {} moves dropped as they only lost", s.lost));
+    }
+    text
+}
+
+/// Arguments of `lull book probe`.
+#[derive(Clone, Debug, Default)]
+pub struct ProbeArgs {
+    /// Position (FEN as words; empty for the start position).
+    pub fen: Vec<String>,
+    /// Moves played from it (UCI or SAN).
+    pub moves: Vec<String>,
+    /// The book (without one, only the key is shown).
+    pub book: Option<PathBuf>,
+}
+
+/// The position of a probe: the FEN (or the start position) and the moves after it.
+pub fn probe_position(args: &ProbeArgs) -> Result<Position, String> {
+    let mut pos = if args.fen.is_empty() {
+        Position::startpos()
+    } else {
+        Position::from_fen(&args.fen.join(" "))?
+    };
+    play_moves(&mut pos, &args.moves)?;
+    Ok(pos)
+}
+
+/// The listing of a probe: position, key, and the book moves with weight and share.
+pub fn probe_text(pos: &Position, probe: &Probe, book: Option<(&Path, &Book)>) -> String {
+    let mut out = format!("fen  {}\nkey  {:016x}\n", pos.fen(), probe.key);
+    let Some((path, book)) = book else {
+        out.push_str("no book given (--book FILE)\n");
+        return out;
+    };
+    out.push_str(&format!(
+        "book {} ({} entries)\n",
+        path.display(),
+        book.len()
+    ));
+    if probe.moves.is_empty() {
+        out.push_str("no book moves\n");
+    } else {
+        let total = probe.total_weight();
+        out.push_str(&format!(
+            "{:<7} {:<8} {:>6} {:>8}\n",
+            "move", "san", "weight", "share"
+        ));
+        let board = pos.board();
+        for m in &probe.moves {
+            let share = if total == 0 {
+                0.0
+            } else {
+                100.0 * f64::from(m.weight) / f64::from(total)
+            };
+            out.push_str(&format!(
+                "{:<7} {:<8} {:>6} {:>7.2}%\n",
+                move_to_uci(board, m.mv, pos.chess960()),
+                move_to_san(board, m.mv),
+                m.weight,
+                share
+            ));
+        }
+        out.push_str(&format!(
+            "{} moves, total weight {total}\n",
+            probe.moves.len()
+        ));
+    }
+    if probe.ignored > 0 {
+        out.push_str(&format!(
+            "{} entries of this key name no legal move here (ignored)\n",
+            probe.ignored
+        ));
+    }
+    out
+}
+
+/// `lull book probe`: prints the listing of [`probe_text`]. Exit code 2 for a bad position or
+/// move, 1 for a book that cannot be read.
+pub fn cmd_probe(args: &ProbeArgs) -> ExitCode {
+    let pos = match probe_position(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let book = match args.book.as_deref().map(Book::open) {
+        None => None,
+        Some(Ok(b)) => Some(b),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let probe = match &book {
+        Some(b) => b.probe(pos.board()),
+        None => Probe {
+            key: super::polyglot_key(pos.board()),
+            moves: Vec::new(),
+            ignored: 0,
+        },
+    };
+    let shown = args.book.as_deref().zip(book.as_ref());
+    let text = probe_text(&pos, &probe, shown);
+    let mut stdout = io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    ExitCode::SUCCESS
+}
