@@ -926,6 +926,7 @@ pub fn feature_lines() -> Vec<String> {
             OptionKind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
             OptionKind::Check { default } => format!("-check {}", u8::from(default)),
             OptionKind::Button => "-button".to_string(),
+            OptionKind::String { default } => format!("-string {default}"),
         };
         lines.push(format!("feature option=\"{} {kind}\"", spec.name));
     }
