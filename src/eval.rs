@@ -1,178 +1,88 @@
-//! Static evaluation: tapered midgame/endgame material and piece-square tables.
+//! Static evaluation: a tapered midgame/endgame sum of material, piece-square tables,
+//! mobility, pawn structure, passed pawns, rooks on open files, king safety, pawn threats and
+//! tempo, scaled down in drawish endings.
 //!
-//! Everything is in centipawns, from the point of view of the side to move. The tables are
-//! Lull's own, generated from a few readable rules (centralisation, pawn advancement, king
-//! shelter in the midgame and king activity in the endgame) by `const fn`s, so that each number
-//! can be traced to an idea. A richer evaluation grows behind [`evaluate`].
+//! Everything is in centipawns, from the point of view of the side to move. The tunable
+//! weights are plain constant tables in [`weights`] (written by `lull tune`); [`layout`] lays
+//! them out as one flat vector of (midgame, endgame) pairs, the features the tuner fits.
+//!
+//! The terms are computed once, by [`terms`], which hands every term to an [`Accumulator`]
+//! (Ethereal's "EvalTrace" idea): the engine's accumulator ([`Sum`]) adds the weights, the
+//! tuner's ([`EvalTrace`]) records which feature fired how often for which colour. Both are
+//! monomorphised, so the engine pays nothing for the tracing and the tuner sees exactly the
+//! evaluation the engine plays with.
+
+#[rustfmt::skip]
+pub mod weights;
+pub mod layout;
 
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
     Board, Color, Piece, Square,
 };
 
-/// Midgame material values: pawn, knight, bishop, rook, queen, king.
-pub const MATERIAL_MG: [i32; 6] = [85, 330, 345, 470, 1000, 0];
-/// Endgame material values.
-pub const MATERIAL_EG: [i32; 6] = [110, 300, 320, 530, 950, 0];
+use layout::{PIECE_SQUARE, WEIGHTS};
+
+/// A weight: (midgame, endgame) centipawns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct S(pub i32, pub i32);
+
 /// Game-phase weight of each piece; the full starting material sums to [`PHASE_TOTAL`].
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the starting position (24 = all pieces on the board).
 pub const PHASE_TOTAL: i32 = 24;
-/// Bonus for having the move, in centipawns.
-pub const TEMPO: i32 = 12;
-
-/// Mobility bonus per reachable square (not own pieces, not attacked by enemy pawns), by
-/// piece: midgame and endgame. The count expected of a piece is subtracted first
-/// ([`MOBILITY_EXPECTED`]) so that the bonus is centred.
-pub const MOBILITY_MG: [i32; 6] = [0, 5, 5, 3, 1, 0];
-/// See [`MOBILITY_MG`].
-pub const MOBILITY_EG: [i32; 6] = [0, 4, 5, 5, 3, 0];
-/// Squares a piece usually reaches, subtracted before the mobility bonus.
-pub const MOBILITY_EXPECTED: [i32; 6] = [0, 4, 6, 6, 12, 0];
-/// Bonus for the two bishops (midgame, endgame).
-pub const BISHOP_PAIR: (i32, i32) = (28, 50);
-/// Penalty per doubled pawn (a pawn behind another of its colour on the file).
-pub const DOUBLED_PAWN: (i32, i32) = (-8, -20);
-/// Penalty per isolated pawn (no friendly pawn on an adjacent file).
-pub const ISOLATED_PAWN: (i32, i32) = (-10, -12);
-/// Passed-pawn bonus by relative rank, midgame.
-pub const PASSED_MG: [i32; 8] = [0, 0, 2, 8, 18, 35, 60, 0];
-/// Passed-pawn bonus by relative rank, endgame.
-pub const PASSED_EG: [i32; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
-/// Endgame bonus per square of distance between the enemy king and a passed pawn's
-/// promotion path (minus our king's), scaled by rank.
-pub const PASSED_KING_DISTANCE: i32 = 4;
-/// Rook on a file without pawns / without own pawns (midgame, endgame).
-pub const ROOK_OPEN_FILE: (i32, i32) = (28, 8);
-/// See [`ROOK_OPEN_FILE`].
-pub const ROOK_SEMI_OPEN_FILE: (i32, i32) = (12, 6);
-/// Midgame bonus per own pawn shielding the king (on the king's and adjacent files, one or
-/// two ranks ahead).
-pub const KING_SHIELD: i32 = 10;
-/// Weight of an attack on the king zone by knight, bishop, rook, queen.
+/// Weight of an attack on the king zone by knight, bishop, rook, queen (not tuned: the
+/// king danger is non-linear).
 pub const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// Midgame king-danger penalty is units² / this, capped at [`KING_DANGER_MAX`].
 pub const KING_DANGER_DIVISOR: i32 = 5;
 /// Cap of the king-danger penalty, in centipawns.
 pub const KING_DANGER_MAX: i32 = 500;
-/// Penalty per piece (not pawn) attacked by an enemy pawn (midgame, endgame).
-pub const THREAT_BY_PAWN: (i32, i32) = (-45, -35);
+/// Divisor of the score when the stronger side cannot win (see [`drawish_side`]).
+pub const DRAWISH_DIVISOR: i32 = 16;
 
-/// Distance of a square from the centre, 0 (d4,e4,d5,e5) .. 6 (corners): file + rank distance.
-const fn center_distance(sq: usize) -> i32 {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    let fd = if file < 4 { 3 - file } else { file - 4 };
-    let rd = if rank < 4 { 3 - rank } else { rank - 4 };
-    fd + rd
+/// Receives the terms of the evaluation, each for one colour. The engine's [`Sum`] adds the
+/// weights; the tuner's [`EvalTrace`] counts the features.
+pub trait Accumulator {
+    /// A piece of `color` on `sq` (relative to `color`: Black's squares mirrored): its
+    /// material and piece-square features.
+    fn piece(&mut self, color: Color, piece: usize, sq: usize);
+    /// `count` times the feature at flat index `feature` (see [`layout`]) for `color`.
+    fn add(&mut self, color: Color, feature: usize, count: i32);
+    /// The non-linear king danger `color` inflicts on the enemy king (midgame centipawns,
+    /// fixed: not a tuned feature).
+    fn king_danger(&mut self, color: Color, mg: i32);
 }
 
-/// Piece-square value for white (square index a1 = 0), midgame (`eg = false`) or endgame.
-const fn pst_value(piece: usize, sq: usize, eg: bool) -> i32 {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    let cd = center_distance(sq);
-    let central_file = file >= 2 && file <= 5;
-    match piece {
-        // Pawns: advance them, especially in the endgame; in the midgame prefer central
-        // pawns and keep the king's pawns (f,g,h) home.
-        0 => {
-            if rank == 0 || rank == 7 {
-                0
-            } else if eg {
-                [0, -5, -2, 8, 22, 45, 80, 0][rank as usize]
-            } else {
-                let adv = [0, 0, 2, 6, 14, 30, 60, 0][rank as usize];
-                let centre = if (file == 3 || file == 4) && rank >= 3 {
-                    12
-                } else {
-                    0
-                };
-                let shelter = if file >= 5 && rank == 1 { 6 } else { 0 };
-                let early_flank = if (file == 0 || file == 7) && rank >= 3 {
-                    -6
-                } else {
-                    0
-                };
-                adv + centre + shelter + early_flank
-            }
-        }
-        // Knights: strongly central, worst on the rim.
-        1 => {
-            if eg {
-                12 - 6 * cd
-            } else {
-                20 - 9 * cd + if rank == 0 { -8 } else { 0 }
-            }
-        }
-        // Bishops: mildly central, long diagonals.
-        2 => {
-            let diag = if file == rank || file + rank == 7 {
-                6
-            } else {
-                0
-            };
-            if eg {
-                8 - 3 * cd
-            } else {
-                12 - 4 * cd + diag + if rank == 0 { -6 } else { 0 }
-            }
-        }
-        // Rooks: the seventh rank, central files in the midgame.
-        3 => {
-            if eg {
-                if rank == 6 {
-                    10
-                } else {
-                    0
-                }
-            } else {
-                let seventh = if rank == 6 { 22 } else { 0 };
-                let centre = if central_file && rank == 0 { 8 } else { 0 };
-                seventh + centre - if file == 0 || file == 7 { 4 } else { 0 }
-            }
-        }
-        // Queen: a little centralisation, not too early.
-        4 => {
-            if eg {
-                15 - 5 * cd
-            } else {
-                6 - 2 * cd - if rank >= 3 { 4 } else { 0 }
-            }
-        }
-        // King: sheltered on the back rank behind its pawns in the midgame, central in the
-        // endgame.
-        _ => {
-            if eg {
-                30 - 10 * cd
-            } else {
-                let back = [10, -10, -30, -45, -55, -60, -60, -60][rank as usize];
-                let wing = [15, 25, 5, -15, -10, -15, 30, 15][file as usize];
-                back + wing
-            }
-        }
+/// The engine's accumulator: the (midgame, endgame) sums per colour.
+#[derive(Default)]
+pub struct Sum {
+    /// Midgame sum per colour (indexed by `Color as usize`).
+    pub mg: [i32; 2],
+    /// Endgame sum per colour.
+    pub eg: [i32; 2],
+}
+
+impl Accumulator for Sum {
+    #[inline(always)]
+    fn piece(&mut self, color: Color, piece: usize, sq: usize) {
+        let s = PIECE_SQUARE[piece][sq];
+        self.mg[color as usize] += s.0;
+        self.eg[color as usize] += s.1;
+    }
+
+    #[inline(always)]
+    fn add(&mut self, color: Color, feature: usize, count: i32) {
+        let s = WEIGHTS[feature];
+        self.mg[color as usize] += s.0 * count;
+        self.eg[color as usize] += s.1 * count;
+    }
+
+    #[inline(always)]
+    fn king_danger(&mut self, color: Color, mg: i32) {
+        self.mg[color as usize] += mg;
     }
 }
-
-const fn build_table(eg: bool) -> [[i32; 64]; 6] {
-    let mut t = [[0i32; 64]; 6];
-    let mut p = 0;
-    while p < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            let material = if eg { MATERIAL_EG[p] } else { MATERIAL_MG[p] };
-            t[p][sq] = material + pst_value(p, sq, eg);
-            sq += 1;
-        }
-        p += 1;
-    }
-    t
-}
-
-/// Material plus piece-square value for white, indexed [piece][square], midgame.
-pub static PST_MG: [[i32; 64]; 6] = build_table(false);
-/// Material plus piece-square value for white, endgame.
-pub static PST_EG: [[i32; 64]; 6] = build_table(true);
 
 /// The game phase, 0 (bare kings and pawns) to [`PHASE_TOTAL`] (all pieces).
 pub fn phase(board: &Board) -> i32 {
@@ -183,38 +93,156 @@ pub fn phase(board: &Board) -> i32 {
     phase.min(PHASE_TOTAL)
 }
 
+/// Blends a midgame and an endgame value by the phase (integer division, as the engine does).
+#[inline(always)]
+pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL
+}
+
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
-    let mut mg = 0;
-    let mut eg = 0;
-    for color in Color::ALL {
-        let sign = if color == Color::White { 1 } else { -1 };
-        for piece in Piece::ALL {
-            for sq in board.colored_pieces(color, piece) {
-                // Black's squares are mirrored onto White's tables.
-                let idx = if color == Color::White {
-                    sq as usize
-                } else {
-                    sq.flip_rank() as usize
-                };
-                mg += sign * PST_MG[piece as usize][idx];
-                eg += sign * PST_EG[piece as usize][idx];
-            }
-        }
-    }
-    let (wmg, weg) = positional(board, Color::White);
-    let (bmg, beg) = positional(board, Color::Black);
-    mg += wmg - bmg;
-    eg += weg - beg;
+    let mut sum = Sum::default();
+    terms(board, &mut sum);
+    let mg = sum.mg[0] - sum.mg[1];
+    let eg = sum.eg[0] - sum.eg[1];
     let ph = phase(board);
-    let score = (mg * ph + eg * (PHASE_TOTAL - ph)) / PHASE_TOTAL;
-    let score = scale_drawish(board, score);
+    let mut score = taper(mg, eg, ph);
+    let strong = if score > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if drawish_side(board, strong) {
+        score /= DRAWISH_DIVISOR;
+    }
     let stm = if board.side_to_move() == Color::White {
         score
     } else {
         -score
     };
-    stm + TEMPO
+    let tempo = WEIGHTS[layout::TEMPO];
+    stm + taper(tempo.0, tempo.1, ph)
+}
+
+/// Hands every term of the evaluation (all but the tempo, which [`evaluate`] adds for the
+/// side to move after the drawish scaling) to `acc`, for both colours.
+#[inline(always)]
+pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for sq in board.colored_pieces(color, piece) {
+                // Black's squares are mirrored onto White's tables.
+                acc.piece(color, piece as usize, relative(sq, color) as usize);
+            }
+        }
+        positional(board, color, acc);
+    }
+}
+
+/// The features of one position, for the tuner: how often each feature fired for each colour,
+/// plus what the evaluation does with them that is not a weighted sum (phase, king danger,
+/// drawish scaling, side to move). [`EvalTrace::evaluate`] turns it back into exactly what
+/// [`evaluate`] says, for any weights.
+#[derive(Clone, Debug)]
+pub struct EvalTrace {
+    /// Count of every feature (flat index, see [`layout`]) per colour.
+    pub counts: Vec<[i32; 2]>,
+    /// King danger inflicted by each colour (midgame centipawns).
+    pub danger: [i32; 2],
+    /// The game phase.
+    pub phase: i32,
+    /// Whether the score is divided by [`DRAWISH_DIVISOR`] when this colour is ahead.
+    pub drawish: [bool; 2],
+    /// The side to move.
+    pub stm: Color,
+}
+
+impl Accumulator for EvalTrace {
+    #[inline(always)]
+    fn piece(&mut self, color: Color, piece: usize, sq: usize) {
+        self.counts[layout::MATERIAL + piece][color as usize] += 1;
+        self.counts[layout::PST + piece * 64 + sq][color as usize] += 1;
+    }
+
+    #[inline(always)]
+    fn add(&mut self, color: Color, feature: usize, count: i32) {
+        self.counts[feature][color as usize] += count;
+    }
+
+    #[inline(always)]
+    fn king_danger(&mut self, color: Color, mg: i32) {
+        self.danger[color as usize] += mg;
+    }
+}
+
+impl EvalTrace {
+    /// Traces the evaluation of `board`.
+    pub fn new(board: &Board) -> Self {
+        let mut trace = Self {
+            counts: vec![[0; 2]; layout::NUM_WEIGHTS],
+            danger: [0; 2],
+            phase: phase(board),
+            drawish: [
+                drawish_side(board, Color::White),
+                drawish_side(board, Color::Black),
+            ],
+            stm: board.side_to_move(),
+        };
+        terms(board, &mut trace);
+        trace
+    }
+
+    /// White's count minus Black's of every feature that does not cancel out, tempo excluded.
+    pub fn coefficients(&self) -> Vec<(usize, i32)> {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|&(i, c)| i != layout::TEMPO && c[0] != c[1])
+            .map(|(i, c)| (i, c[0] - c[1]))
+            .collect()
+    }
+
+    /// The (midgame, endgame) sums from White's point of view with `weights`, king danger
+    /// included, tempo excluded.
+    pub fn white_sums(&self, weights: &[S]) -> (i32, i32) {
+        let (mut mg, mut eg) = (self.danger[0] - self.danger[1], 0);
+        for (i, n) in self.coefficients() {
+            mg += weights[i].0 * n;
+            eg += weights[i].1 * n;
+        }
+        (mg, eg)
+    }
+
+    /// The tapered score from White's point of view before the drawish scaling.
+    pub fn white_unscaled(&self, weights: &[S]) -> i32 {
+        let (mg, eg) = self.white_sums(weights);
+        taper(mg, eg, self.phase)
+    }
+
+    /// The divisor the drawish scaling applies to a White-relative score (1 or
+    /// [`DRAWISH_DIVISOR`]).
+    pub fn scale_divisor(&self, white_score: i32) -> i32 {
+        let strong = if white_score > 0 { 0 } else { 1 };
+        if self.drawish[strong] {
+            DRAWISH_DIVISOR
+        } else {
+            1
+        }
+    }
+
+    /// The evaluation with `weights` (flat, see [`layout`]), side-to-move relative: equal to
+    /// [`evaluate`] when `weights` are the engine's.
+    pub fn evaluate(&self, weights: &[S]) -> i32 {
+        let score = self.white_unscaled(weights);
+        let score = score / self.scale_divisor(score);
+        let stm = if self.stm == Color::White {
+            score
+        } else {
+            -score
+        };
+        let tempo = weights[layout::TEMPO];
+        stm + taper(tempo.0, tempo.1, self.phase)
+    }
 }
 
 /// Chebyshev distance between two squares.
@@ -240,8 +268,9 @@ fn ranks_ahead(sq: Square, color: Color) -> BitBoard {
 }
 
 /// Mobility, pawn structure, passed pawns, bishop pair, rooks on open files, king safety and
-/// pawn threats for `color` (midgame, endgame), from White's tables mirrored for Black.
-fn positional(board: &Board, color: Color) -> (i32, i32) {
+/// pawn threats for `color`, handed to `acc` (squares relative to `color`).
+#[inline(always)]
+fn positional<A: Accumulator>(board: &Board, color: Color, acc: &mut A) {
     let them = !color;
     let occ = board.occupied();
     let ours = board.colors(color);
@@ -258,12 +287,18 @@ fn positional(board: &Board, color: Color) -> (i32, i32) {
     let mobility_area = !ours & !their_pawn_attacks;
     let their_king = board.king(them);
     let their_king_zone = get_king_moves(their_king) | their_king.bitboard();
-    let (mut mg, mut eg) = (0, 0);
     let mut attack_units = 0;
     let mut attackers = 0;
 
-    // Pieces: mobility and attacks on the enemy king's zone.
+    // 1. Pieces: mobility (a table by the number of reachable squares) and attacks on the
+    //    enemy king's zone.
     for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        let mobility = match piece {
+            Piece::Knight => layout::MOBILITY_KNIGHT,
+            Piece::Bishop => layout::MOBILITY_BISHOP,
+            Piece::Rook => layout::MOBILITY_ROOK,
+            _ => layout::MOBILITY_QUEEN,
+        };
         for sq in board.colored_pieces(color, piece) {
             let attacks = match piece {
                 Piece::Knight => get_knight_moves(sq),
@@ -271,9 +306,11 @@ fn positional(board: &Board, color: Color) -> (i32, i32) {
                 Piece::Rook => get_rook_moves(sq, occ),
                 _ => get_bishop_moves(sq, occ) | get_rook_moves(sq, occ),
             };
-            let count = (attacks & mobility_area).len() as i32 - MOBILITY_EXPECTED[piece as usize];
-            mg += MOBILITY_MG[piece as usize] * count;
-            eg += MOBILITY_EG[piece as usize] * count;
+            acc.add(
+                color,
+                mobility + (attacks & mobility_area).len() as usize,
+                1,
+            );
             let zone_hits = (attacks & their_king_zone).len() as i32;
             if zone_hits > 0 {
                 attackers += 1;
@@ -282,59 +319,61 @@ fn positional(board: &Board, color: Color) -> (i32, i32) {
             if piece == Piece::Rook {
                 let file = sq.file().bitboard();
                 if (file & (our_pawns | their_pawns)).is_empty() {
-                    mg += ROOK_OPEN_FILE.0;
-                    eg += ROOK_OPEN_FILE.1;
+                    acc.add(color, layout::ROOK_OPEN_FILE, 1);
                 } else if (file & our_pawns).is_empty() {
-                    mg += ROOK_SEMI_OPEN_FILE.0;
-                    eg += ROOK_SEMI_OPEN_FILE.1;
+                    acc.add(color, layout::ROOK_SEMI_OPEN_FILE, 1);
                 }
             }
         }
     }
-    // King danger for the enemy: only with two attackers or more, quadratic in the units.
+    // 2. King danger for the enemy: only with two attackers or more, quadratic in the units.
     if attackers >= 2 {
-        mg += (attack_units * attack_units / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+        acc.king_danger(
+            color,
+            (attack_units * attack_units / KING_DANGER_DIVISOR).min(KING_DANGER_MAX),
+        );
     }
 
-    // Bishop pair.
+    // 3. Bishop pair.
     if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
-        mg += BISHOP_PAIR.0;
-        eg += BISHOP_PAIR.1;
+        acc.add(color, layout::BISHOP_PAIR, 1);
     }
 
-    // Pawn structure and passed pawns.
+    // 4. Pawn structure and passed pawns.
     let our_king = board.king(color);
     for sq in our_pawns {
         let file_bb = sq.file().bitboard();
         let adjacent = sq.file().adjacent();
         let ahead = ranks_ahead(sq, color);
         if !(our_pawns & file_bb & ahead).is_empty() {
-            mg += DOUBLED_PAWN.0;
-            eg += DOUBLED_PAWN.1;
+            acc.add(color, layout::DOUBLED_PAWN, 1);
         }
         if (our_pawns & adjacent).is_empty() {
-            mg += ISOLATED_PAWN.0;
-            eg += ISOLATED_PAWN.1;
+            acc.add(color, layout::ISOLATED_PAWN, 1);
         }
         if (their_pawns & (file_bb | adjacent) & ahead).is_empty()
             && (our_pawns & file_bb & ahead).is_empty()
         {
             let rank = relative(sq, color).rank() as usize;
-            mg += PASSED_MG[rank];
-            eg += PASSED_EG[rank];
-            // King distances to the square in front of the pawn matter in the endgame.
+            acc.add(color, layout::PASSED_PAWN + rank, 1);
+            // King distances to the square in front of the pawn (theirs minus ours, -7..7),
+            // by the pawn's rank.
             let front = relative(sq, color)
                 .try_offset(0, 1)
                 .map(|f| relative(f, color));
             if let Some(front) = front {
                 let d = distance(their_king, front) - distance(our_king, front);
-                eg += PASSED_KING_DISTANCE * d * rank as i32 / 3;
+                acc.add(
+                    color,
+                    layout::PASSED_KING_DISTANCE + rank * 15 + (d + 7) as usize,
+                    1,
+                );
             }
         }
     }
 
-    // King shelter: own pawns one or two ranks in front of the king, on its file and the
-    // adjacent ones.
+    // 5. King shelter: own pawns one or two ranks in front of the king, on its file and the
+    //    adjacent ones.
     let k = relative(our_king, color);
     let mut shelter = BitBoard::EMPTY;
     for dr in 1..=2 {
@@ -344,26 +383,23 @@ fn positional(board: &Board, color: Color) -> (i32, i32) {
             }
         }
     }
-    mg += KING_SHIELD * (our_pawns & shelter).len() as i32;
+    acc.add(
+        color,
+        layout::KING_SHIELD,
+        (our_pawns & shelter).len() as i32,
+    );
 
-    // Threats: enemy pieces attacked by our pawns.
+    // 6. Threats: enemy pieces attacked by our pawns.
     let hit = (board.colors(them) & !their_pawns & !board.pieces(Piece::King)) & our_pawn_attacks;
-    mg -= THREAT_BY_PAWN.0 * hit.len() as i32;
-    eg -= THREAT_BY_PAWN.1 * hit.len() as i32;
-    (mg, eg)
+    acc.add(color, layout::THREAT_BY_PAWN, hit.len() as i32);
 }
 
-/// Pulls scores towards zero where the stronger side has no pawns and too little to mate
-/// (e.g. a lone minor piece up), so the search does not chase meaningless material edges.
-fn scale_drawish(board: &Board, score: i32) -> i32 {
-    let strong = if score > 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let pawns = board.colored_pieces(strong, Piece::Pawn);
-    if !pawns.is_empty() {
-        return score;
+/// Whether `strong` has no pawns and too little to mate (at most one minor piece, no rook or
+/// queen): a score in its favour is then pulled towards zero, so the search does not chase
+/// meaningless material edges.
+pub fn drawish_side(board: &Board, strong: Color) -> bool {
+    if !board.colored_pieces(strong, Piece::Pawn).is_empty() {
+        return false;
     }
     let minors = (board.colored_pieces(strong, Piece::Knight)
         | board.colored_pieces(strong, Piece::Bishop))
@@ -371,11 +407,7 @@ fn scale_drawish(board: &Board, score: i32) -> i32 {
     let majors = (board.colored_pieces(strong, Piece::Rook)
         | board.colored_pieces(strong, Piece::Queen))
     .len();
-    if majors == 0 && minors <= 1 {
-        score / 16
-    } else {
-        score
-    }
+    majors == 0 && minors <= 1
 }
 
 /// The square of `sq` seen from `color` (White unchanged, Black mirrored).
@@ -394,11 +426,13 @@ mod tests {
     #[test]
     fn startpos_is_balanced_and_symmetric() {
         let b = Board::default();
-        assert_eq!(evaluate(&b), TEMPO);
+        let tempo = WEIGHTS[layout::TEMPO];
+        let tempo = taper(tempo.0, tempo.1, phase(&b));
+        assert_eq!(evaluate(&b), tempo);
         let black: Board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
             .parse()
             .unwrap();
-        assert_eq!(evaluate(&black), TEMPO);
+        assert_eq!(evaluate(&black), tempo);
     }
 
     #[test]
@@ -410,6 +444,41 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(evaluate(&w), evaluate(&b));
+    }
+
+    #[test]
+    fn the_trace_reproduces_evaluate() {
+        // Sum of weight x feature, tapered, scaled and with the tempo, is the evaluation, on
+        // every bench position and on a few drawish endings (both sides to move).
+        let mut fens: Vec<String> = crate::bench::BENCH_POSITIONS
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        fens.push("8/8/4k3/8/8/3NK3/8/8 w - - 0 1".to_string());
+        fens.push("8/8/4k3/8/3n4/4K3/8/8 b - - 0 1".to_string());
+        fens.push("8/8/4k3/8/3b4/4KP2/8/8 w - - 0 1".to_string());
+        for fen in &fens {
+            for stm in [" w ", " b "] {
+                let fen = fen.replacen(" w ", stm, 1).replacen(" b ", stm, 1);
+                let Ok(board) = fen.parse::<Board>() else {
+                    continue;
+                };
+                let trace = EvalTrace::new(&board);
+                assert_eq!(trace.evaluate(&WEIGHTS), evaluate(&board), "{fen}");
+            }
+        }
+        // The drawish scaling shows up in the trace: a lone knight (or nothing) cannot win.
+        let b: Board = "8/8/4k3/8/8/3NK3/8/8 w - - 0 1".parse().unwrap();
+        let t = EvalTrace::new(&b);
+        assert!(t.drawish[0] && t.drawish[1]);
+        assert_eq!(t.scale_divisor(100), DRAWISH_DIVISOR);
+        // Other weights give another score, still through the same trace.
+        let mut w = WEIGHTS.to_vec();
+        w[layout::MATERIAL + 1] = S(
+            w[layout::MATERIAL + 1].0 + 480,
+            w[layout::MATERIAL + 1].1 + 480,
+        );
+        assert_eq!(t.evaluate(&w), t.evaluate(&WEIGHTS) + 30);
     }
 
     #[test]

@@ -149,6 +149,78 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Play self-play games at a fixed node count per move and write their quiet positions
+    /// with the game result, one per line: `<FEN> | <result> | <score>` (for `lull tune`).
+    Datagen {
+        /// Output file.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Number of games.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Games played at once (one engine each).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Opening book (EPD or FEN lines); a line is drawn at random for each game.
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
+        /// Seed of the random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies played before the engines (default: 8 without a book, 0 with one).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
+        random_plies: Option<u32>,
+        /// Positions in a game's first this many plies are not written.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
+        skip_plies: u32,
+        /// Hash per engine, in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+        hash: u32,
+    },
+    /// Fit the evaluation weights to the results of `lull datagen` positions (Texel's
+    /// method: logistic fit, Adam on the full batch) and write them as Rust source.
+    Tune {
+        /// Data file (`<FEN> | <result> | <score>` lines).
+        data: PathBuf,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+        epochs: u64,
+        /// Adam's learning rate (about centipawns per step).
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// The scaling constant of sigmoid(K * eval) (default: the best fit of the current
+        /// weights).
+        #[arg(long)]
+        k: Option<f64>,
+        /// Threads computing the gradient.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Use at most this many positions (the first ones).
+        #[arg(long, value_name = "N")]
+        positions_limit: Option<usize>,
+        /// Weights of features occurring in fewer positions than this keep their value
+        /// (default: 0.5% of the training positions, at least 50).
+        #[arg(long, value_name = "N")]
+        min_count: Option<usize>,
+        /// Share of the search score in the fitted target, 0..1 (0: the game results alone;
+        /// the errors reported are always against the results).
+        #[arg(long, default_value_t = 0.0)]
+        score_weight: f64,
+        /// Share of the positions (the last ones) kept out of the fit to measure it; the
+        /// weights kept are those of the report with the lowest validation error.
+        #[arg(long, default_value_t = 0.1)]
+        validation: f64,
+        /// Report the error every this many epochs.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+        report_every: u64,
+        /// Write the tuned weights file here (e.g. src/eval/weights.rs) instead of standard
+        /// output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Polyglot opening books: build one from PGN games, list the book moves of a position.
     Book {
         #[command(subcommand)]
@@ -187,6 +259,248 @@ enum BookCommand {
         #[arg(long, value_name = "MOVE", num_args = 1..)]
         moves: Vec<String>,
     },
+}
+
+/// Arguments of `lull tune`.
+struct TuneArgs {
+    data: PathBuf,
+    epochs: u64,
+    lr: f64,
+    k: Option<f64>,
+    threads: u16,
+    positions_limit: Option<usize>,
+    min_count: Option<usize>,
+    score_weight: f64,
+    validation: f64,
+    report_every: u64,
+    output: Option<PathBuf>,
+}
+
+fn cmd_tune(args: TuneArgs) -> ExitCode {
+    use lull::eval::layout::{render_weights, WEIGHTS};
+    use lull::tools::tune::{
+        error, find_k, float_weights, largest_changes, load, round_weights, tune, TuneConfig,
+    };
+    if !(args.lr > 0.0 && args.lr.is_finite())
+        || args.k.is_some_and(|k| !(k > 0.0 && k.is_finite()))
+    {
+        eprintln!("error: --lr and --k must be positive numbers");
+        return ExitCode::from(2);
+    }
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        eprintln!("error: --score-weight must be in [0, 1]");
+        return ExitCode::from(2);
+    }
+    if !(0.0..0.9).contains(&args.validation) {
+        eprintln!("error: --validation must be in [0, 0.9)");
+        return ExitCode::from(2);
+    }
+    // 1. The data, traced once; malformed lines are reported and skipped.
+    let start = Instant::now();
+    let text = match std::fs::read(&args.data) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", args.data.display());
+            return ExitCode::from(2);
+        }
+    };
+    let (mut entries, errors) = load(&text, args.positions_limit);
+    drop(text);
+    for e in errors.iter().take(10) {
+        eprintln!("warning: {}: {e} (skipped)", args.data.display());
+    }
+    if errors.len() > 10 {
+        eprintln!(
+            "warning: {} more malformed lines skipped",
+            errors.len() - 10
+        );
+    }
+    if entries.is_empty() {
+        eprintln!("error: {}: no position", args.data.display());
+        return ExitCode::from(1);
+    }
+    let features: usize = entries.iter().map(|e| e.coefs.len()).sum();
+    eprintln!(
+        "{} positions traced in {:.1} s ({:.1} features per position)",
+        entries.len(),
+        start.elapsed().as_secs_f64(),
+        features as f64 / entries.len() as f64
+    );
+    // The last positions (the last games) measure the fit without taking part in it.
+    let held_out = (entries.len() as f64 * args.validation) as usize;
+    let valid = entries.split_off(entries.len() - held_out);
+    let min_count = args.min_count.unwrap_or((entries.len() / 200).max(50));
+    eprintln!(
+        "{} training positions, {} validation positions; features rarer than {min_count} positions keep their weights",
+        entries.len(),
+        valid.len()
+    );
+    // 2. K for the current weights.
+    let threads = args.threads as usize;
+    let w0 = float_weights(&WEIGHTS);
+    let (k, e0) = match args.k {
+        Some(k) => (k, error(&entries, &w0, k, threads)),
+        None => find_k(&entries, &w0, threads),
+    };
+    let v0 = error(&valid, &w0, k, threads);
+    eprintln!("K = {k:.6} (error of the current weights {e0:.6}, validation {v0:.6})");
+    // 3. Fit.
+    let config = TuneConfig {
+        epochs: args.epochs as usize,
+        lr: args.lr,
+        k: Some(k),
+        threads,
+        report_every: args.report_every as usize,
+        min_count,
+        score_weight: args.score_weight,
+    };
+    // With validation positions, the weights kept are those of the report with the lowest
+    // validation error (early stopping): later epochs fit the training games' noise.
+    let mut best: Option<(f64, usize, Vec<[f64; 2]>)> = None;
+    let fitted = tune(&entries, &w0, k, &config, |epoch, err, w| {
+        let v = error(&valid, w, k, threads);
+        eprintln!("epoch {epoch:>6}  error {err:.6}  validation {v:.6}");
+        if !valid.is_empty() && best.as_ref().is_none_or(|b| v < b.0) {
+            best = Some((v, epoch, w.to_vec()));
+        }
+    });
+    let fitted = match best {
+        Some((v, epoch, w)) => {
+            eprintln!("keeping the weights of epoch {epoch} (validation {v:.6})");
+            w
+        }
+        None => fitted,
+    };
+    let tuned = round_weights(&fitted);
+    let e1 = error(&entries, &float_weights(&tuned), k, threads);
+    let v1 = error(&valid, &float_weights(&tuned), k, threads);
+    eprintln!(
+        "error {e0:.6} -> {e1:.6}, validation {v0:.6} -> {v1:.6} (rounded weights) in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    eprintln!("largest changes:");
+    for line in largest_changes(&WEIGHTS, &tuned, 15) {
+        eprintln!("  {line}");
+    }
+    // 4. The weights file.
+    let note = format!(
+        "Tuned by `lull tune` (Texel's method) on {} positions: K = {k:.6}, error {e0:.6} -> {e1:.6},\nvalidation ({} positions) {v0:.6} -> {v1:.6} ({} epochs, lr {}, min count {min_count},\nscore weight {}).",
+        entries.len(),
+        valid.len(),
+        args.epochs,
+        args.lr,
+        args.score_weight
+    );
+    let source = render_weights(&tuned, &note);
+    match &args.output {
+        None => print!("{source}"),
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, source) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+            eprintln!("written to {}", path.display());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Arguments of `lull datagen`.
+struct DatagenArgs {
+    output: PathBuf,
+    games: u64,
+    nodes: u64,
+    threads: u16,
+    book: Option<PathBuf>,
+    seed: u64,
+    random_plies: Option<u32>,
+    skip_plies: u32,
+    hash: u32,
+}
+
+fn cmd_datagen(args: DatagenArgs) -> ExitCode {
+    use lull::tools::datagen::{datagen, DatagenConfig};
+    // 1. The book: malformed lines are reported and skipped.
+    let mut starts = Vec::new();
+    if let Some(path) = &args.book {
+        match read_epd_file(path) {
+            Ok((records, errors)) => {
+                for e in errors.iter().take(10) {
+                    eprintln!("warning: {}: {e} (skipped)", path.display());
+                }
+                if errors.len() > 10 {
+                    eprintln!(
+                        "warning: {} more malformed lines skipped",
+                        errors.len() - 10
+                    );
+                }
+                starts = records.iter().map(|r| r.position()).collect();
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+        if starts.is_empty() {
+            eprintln!("error: {}: no position in the book", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    let config = DatagenConfig {
+        games: args.games as usize,
+        nodes: args.nodes,
+        threads: args.threads as usize,
+        seed: args.seed,
+        random_plies: args
+            .random_plies
+            .unwrap_or(if args.book.is_some() { 0 } else { 8 }) as usize,
+        skip_plies: args.skip_plies as usize,
+        hash_mib: args.hash as usize,
+        ..DatagenConfig::default()
+    };
+    let file = match std::fs::File::create(&args.output) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot create {}: {e}", args.output.display());
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!(
+        "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}",
+        config.games,
+        config.nodes,
+        config.threads,
+        starts.len().max(1),
+        config.random_plies,
+        config.seed
+    );
+    // 2. Play, with a progress bar.
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games {msg} [{elapsed_precise} eta {eta}]",
+    ) {
+        bar.set_style(style);
+    }
+    let mut out = std::io::BufWriter::new(file);
+    let outcome = datagen(&config, &starts, &mut out, |_, summary| {
+        bar.set_message(format!(
+            "+{} ={} -{}, {} positions",
+            summary.results[0], summary.results[1], summary.results[2], summary.positions
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    match outcome {
+        Ok(summary) => {
+            println!("{}", summary.text());
+            println!("written to {}", args.output.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", args.output.display());
+            ExitCode::from(1)
+        }
+    }
 }
 
 struct SolveArgs {
@@ -469,6 +783,52 @@ fn main() -> ExitCode {
             options,
         }),
         Some(Command::Horizon { fen, depth, hash }) => cmd_horizon(&fen, depth, hash),
+        Some(Command::Datagen {
+            output,
+            games,
+            nodes,
+            threads,
+            book,
+            seed,
+            random_plies,
+            skip_plies,
+            hash,
+        }) => cmd_datagen(DatagenArgs {
+            output,
+            games,
+            nodes,
+            threads,
+            book,
+            seed,
+            random_plies,
+            skip_plies,
+            hash,
+        }),
+        Some(Command::Tune {
+            data,
+            epochs,
+            lr,
+            k,
+            threads,
+            positions_limit,
+            min_count,
+            score_weight,
+            validation,
+            report_every,
+            output,
+        }) => cmd_tune(TuneArgs {
+            data,
+            epochs,
+            lr,
+            k,
+            threads,
+            positions_limit,
+            min_count,
+            score_weight,
+            validation,
+            report_every,
+            output,
+        }),
         Some(Command::Qtree {
             fen,
             alpha,

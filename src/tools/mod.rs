@@ -1,11 +1,14 @@
-//! The testers' tools behind `lull solve` (run a test suite such as Win At Chess) and
+//! The testers' tools behind `lull solve` (run a test suite such as Win At Chess),
 //! `lull horizon` (show the horizon effect by searching one position with and without the
-//! quiescence search). Each tool is a library function that returns its results as data, plus
+//! quiescence search), `lull datagen` (self-play training positions) and `lull tune` (fit
+//! the evaluation weights to them). Each tool is a library function that returns its results as data, plus
 //! the text rendering the command prints, so that tests and other programs can use them.
 
+pub mod datagen;
 pub mod horizon;
 pub mod qtree;
 pub mod solve;
+pub mod tune;
 
 use crate::search::uci_score;
 

@@ -1,0 +1,448 @@
+//! `lull datagen`: self-play games between two Lull engines at a fixed node count per move,
+//! from the positions of an opening book (or a few random plies from the start position),
+//! written as training positions for `lull tune`: one quiet position per line with the game's
+//! result and the search score,
+//!
+//! ```text
+//! <FEN> | <result 1.0/0.5/0.0 from White> | <search score, White's view>
+//! ```
+//!
+//! A position is written when the side to move is not in check, the move played is neither a
+//! capture nor a promotion, the score is not a mate score and the game is past its first
+//! plies. Games end by the rules (mate, stalemate, repetition, fifty moves, insufficient
+//! material) or by adjudication on the scores, as match tools do. Every game has its own
+//! random generator (from the seed and its number) and a cleared engine, so the output is the
+//! same for a seed whatever the number of threads.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use cozy_chess::Color;
+
+use crate::params::MATE_BOUND;
+use crate::position::Position;
+use crate::search::Engine;
+use crate::time::Limits;
+
+/// Settings of a data-generation run.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Number of games.
+    pub games: usize,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Games played at once (one engine each).
+    pub threads: usize,
+    /// Seed of the random choices (book line, random plies).
+    pub seed: u64,
+    /// Random legal moves played from the chosen start position before the engines play.
+    pub random_plies: usize,
+    /// Positions in the first this many plies of a game (random plies included) are not
+    /// written.
+    pub skip_plies: usize,
+    /// Hash per engine, in MiB.
+    pub hash_mib: usize,
+    /// A game still going after this many plies is a draw.
+    pub max_plies: usize,
+}
+
+impl Default for DatagenConfig {
+    fn default() -> Self {
+        Self {
+            games: 100,
+            nodes: 5000,
+            threads: 1,
+            seed: 1,
+            random_plies: 8,
+            skip_plies: 8,
+            hash_mib: 16,
+            max_plies: 400,
+        }
+    }
+}
+
+/// Score adjudication (cutechess-cli style): a side loses when the score is at least this
+/// much against it for [`RESIGN_PLIES`] plies in a row (both engines agree).
+pub const RESIGN_SCORE: i32 = 1000;
+/// See [`RESIGN_SCORE`].
+pub const RESIGN_PLIES: usize = 6;
+/// A game is a draw when the score stays within this many centipawns of zero for
+/// [`DRAW_PLIES`] plies in a row after [`DRAW_MIN_PLY`].
+pub const DRAW_SCORE: i32 = 10;
+/// See [`DRAW_SCORE`].
+pub const DRAW_PLIES: usize = 8;
+/// See [`DRAW_SCORE`].
+pub const DRAW_MIN_PLY: usize = 80;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ending {
+    /// Checkmate.
+    Mate,
+    /// Stalemate.
+    Stalemate,
+    /// Threefold repetition.
+    Repetition,
+    /// Fifty-move rule.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// Adjudicated: one side's score was hopeless.
+    Resign,
+    /// Adjudicated: the score stayed near zero.
+    DrawScore,
+    /// The ply limit.
+    MaxPlies,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Result from White's point of view: 1.0, 0.5 or 0.0.
+    pub result: f32,
+    /// How it ended.
+    pub ending: Ending,
+    /// Plies played (random plies included).
+    pub plies: usize,
+    /// The quiet positions: FEN, White-relative search score and the move played (UCI).
+    pub positions: Vec<(String, i32, String)>,
+}
+
+impl GameRecord {
+    /// The data lines of this game.
+    pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.positions
+            .iter()
+            .map(|(fen, score, _)| format!("{fen} | {:.1} | {score}", self.result))
+    }
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default)]
+pub struct DatagenSummary {
+    /// Games played.
+    pub games: usize,
+    /// White wins, draws, Black wins.
+    pub results: [usize; 3],
+    /// Positions written.
+    pub positions: usize,
+    /// Plies played.
+    pub plies: usize,
+    /// Games per ending.
+    pub endings: std::collections::BTreeMap<String, usize>,
+}
+
+impl DatagenSummary {
+    /// Adds a game.
+    pub fn add(&mut self, game: &GameRecord) {
+        self.games += 1;
+        let i = if game.result > 0.75 {
+            0
+        } else if game.result > 0.25 {
+            1
+        } else {
+            2
+        };
+        self.results[i] += 1;
+        self.positions += game.positions.len();
+        self.plies += game.plies;
+        *self
+            .endings
+            .entry(format!("{:?}", game.ending))
+            .or_default() += 1;
+    }
+
+    /// A one-paragraph report.
+    pub fn text(&self) -> String {
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        format!(
+            "{} games (+{} ={} -{} for White), {} plies, {} positions written\nendings: {}",
+            self.games,
+            self.results[0],
+            self.results[1],
+            self.results[2],
+            self.plies,
+            self.positions,
+            endings.join(", ")
+        )
+    }
+}
+
+/// A small deterministic random generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// Plays one game from `start` (after `config.random_plies` random moves, drawn by `rng`)
+/// with `engine` for both sides.
+pub fn play_game(
+    engine: &mut Engine,
+    start: &Position,
+    config: &DatagenConfig,
+    rng: &mut Rng,
+) -> GameRecord {
+    engine.clear();
+    // 1. Random plies; a line that ends the game early is drawn again (a few times).
+    let mut pos = start.clone();
+    for _attempt in 0..10 {
+        pos = start.clone();
+        for _ in 0..config.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        if !pos.legal_moves().is_empty() {
+            break;
+        }
+    }
+    let mut plies = config.random_plies;
+    let mut positions = Vec::new();
+    let mut scores: Vec<i32> = Vec::new();
+    let limits = Limits::nodes(config.nodes);
+    // 2. The engines play until the rules or the adjudication end the game.
+    let (result, ending) = loop {
+        let moves = pos.legal_moves();
+        let white_to_move = pos.side_to_move() == Color::White;
+        if moves.is_empty() {
+            if pos.in_check() {
+                break (if white_to_move { 0.0 } else { 1.0 }, Ending::Mate);
+            }
+            break (0.5, Ending::Stalemate);
+        }
+        if pos.is_insufficient_material() {
+            break (0.5, Ending::InsufficientMaterial);
+        }
+        if pos.is_fifty_move_draw() {
+            break (0.5, Ending::FiftyMoves);
+        }
+        if pos.is_repetition(0) {
+            break (0.5, Ending::Repetition);
+        }
+        if plies >= config.max_plies {
+            break (0.5, Ending::MaxPlies);
+        }
+        let found = engine.search(&pos, &limits, &[]);
+        let mv = found.best_move.unwrap_or(moves[0]);
+        let white_score = if white_to_move {
+            found.score
+        } else {
+            -found.score
+        };
+        // 3. A training position if quiet.
+        let quiet = !pos.in_check()
+            && !pos.is_capture(mv)
+            && mv.promotion.is_none()
+            && found.score.abs() < MATE_BOUND;
+        if quiet && plies >= config.skip_plies {
+            positions.push((pos.fen(), white_score, pos.move_to_uci(mv)));
+        }
+        // 4. Adjudication on the last scores.
+        scores.push(white_score);
+        if let Some(last) = scores.len().checked_sub(RESIGN_PLIES).map(|i| &scores[i..]) {
+            if last.iter().all(|&s| s >= RESIGN_SCORE) {
+                break (1.0, Ending::Resign);
+            }
+            if last.iter().all(|&s| s <= -RESIGN_SCORE) {
+                break (0.0, Ending::Resign);
+            }
+        }
+        if plies >= DRAW_MIN_PLY && scores.len() >= DRAW_PLIES {
+            let last = &scores[scores.len() - DRAW_PLIES..];
+            if last.iter().all(|&s| s.abs() <= DRAW_SCORE) {
+                break (0.5, Ending::DrawScore);
+            }
+        }
+        pos.play(mv);
+        plies += 1;
+    };
+    GameRecord {
+        result,
+        ending,
+        plies,
+        positions,
+    }
+}
+
+/// Plays `config.games` games from `starts` (one drawn at random per game; the start position
+/// when empty) on `config.threads` threads and writes their positions to `out` in game order.
+/// `on_game` is called after each game is written, in order.
+pub fn datagen(
+    config: &DatagenConfig,
+    starts: &[Position],
+    out: &mut impl Write,
+    mut on_game: impl FnMut(&GameRecord, &DatagenSummary),
+) -> io::Result<DatagenSummary> {
+    let default_start = [Position::startpos()];
+    let starts = if starts.is_empty() {
+        &default_start[..]
+    } else {
+        starts
+    };
+    let next = AtomicUsize::new(0);
+    let mut summary = DatagenSummary::default();
+    let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
+    std::thread::scope(|scope| -> io::Result<()> {
+        // 1. Workers: each takes the next game number and plays it with its own engine.
+        for _ in 0..config.threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let mut engine = Engine::new(config.hash_mib.max(1));
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= config.games {
+                        break;
+                    }
+                    let mut rng = Rng::new(config.seed ^ (game as u64).wrapping_mul(0x2545_F491));
+                    let start = &starts[rng.below(starts.len())];
+                    let record = play_game(&mut engine, start, config, &mut rng);
+                    if tx.send((game, record)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // 2. The writer: games in their order, whatever thread finished them first.
+        let mut pending = std::collections::BTreeMap::new();
+        let mut expected = 0;
+        let mut failure = None;
+        for (game, record) in rx {
+            pending.insert(game, record);
+            while let Some(record) = pending.remove(&expected) {
+                expected += 1;
+                if failure.is_none() {
+                    for line in record.lines() {
+                        if let Err(e) = writeln!(out, "{line}") {
+                            failure = Some(e);
+                            // Stop the workers at their next game.
+                            next.store(config.games, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+                summary.add(&record);
+                on_game(&record, &summary);
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => out.flush(),
+        }
+    })?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses a data line into its three fields (the tuner's reading is tested in its module).
+    fn fields(line: &str) -> (String, f32, i32) {
+        let parts: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        (
+            parts[0].to_string(),
+            parts[1].parse().unwrap(),
+            parts[2].parse().unwrap(),
+        )
+    }
+
+    #[test]
+    fn games_write_quiet_parseable_positions_deterministically() {
+        let config = DatagenConfig {
+            games: 3,
+            nodes: 300,
+            threads: 1,
+            seed: 7,
+            random_plies: 6,
+            skip_plies: 6,
+            hash_mib: 1,
+            max_plies: 120,
+        };
+        let mut out = Vec::new();
+        let mut calls = 0;
+        let summary = datagen(&config, &[], &mut out, |_, _| calls += 1).unwrap();
+        assert_eq!(calls, 3);
+        assert_eq!(summary.games, 3);
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), summary.positions);
+        assert!(!lines.is_empty());
+        for line in &lines {
+            let (fen, result, score) = fields(line);
+            assert!([0.0, 0.5, 1.0].contains(&result), "{line}");
+            assert!(score.abs() < MATE_BOUND, "{line}");
+            let pos = Position::from_fen(&fen).unwrap();
+            assert!(!pos.in_check(), "{line}");
+        }
+        // The same seed gives the same data, with one thread or two.
+        let mut again = Vec::new();
+        let config2 = DatagenConfig {
+            threads: 2,
+            ..config.clone()
+        };
+        datagen(&config2, &[], &mut again, |_, _| {}).unwrap();
+        assert_eq!(String::from_utf8(again).unwrap(), text);
+    }
+
+    #[test]
+    fn the_opening_plies_are_skipped_and_moves_are_quiet() {
+        // From a book position, with no random plies: the game's positions are written only
+        // after `skip_plies`, and the move played in each is neither a capture nor a
+        // promotion.
+        let start =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        let config = DatagenConfig {
+            games: 1,
+            nodes: 400,
+            random_plies: 0,
+            skip_plies: 10,
+            hash_mib: 1,
+            max_plies: 60,
+            ..DatagenConfig::default()
+        };
+        let mut engine = Engine::new(1);
+        let game = play_game(&mut engine, &start, &config, &mut Rng::new(3));
+        assert!(game.plies <= 60);
+        assert!(!game.positions.is_empty());
+        for (fen, score, mv) in &game.positions {
+            let pos = Position::from_fen(fen).unwrap();
+            let b = pos.board();
+            let black = usize::from(b.side_to_move() == Color::Black);
+            let ply = 2 * (b.fullmove_number() as usize - 3) + black;
+            assert!(ply >= 10, "{fen}");
+            let mv = crate::position::parse_uci_move(b, mv, false).unwrap();
+            assert!(!pos.is_capture(mv) && mv.promotion.is_none(), "{fen} {mv}");
+            assert!(!pos.in_check() && score.abs() < MATE_BOUND, "{fen}");
+        }
+    }
+}
