@@ -30,8 +30,17 @@ pub const QS_CHECK_PLIES: i32 = 0;
 /// After this many quiescence plies only recaptures on the last capture square are searched (0 = off).
 pub const QS_RECAPTURES_AFTER: i32 = 0;
 
-/// Main search: bonus for a quiet move that caused a beta cutoff is depth * depth * this, capped.
+/// Main search: history scores stay within +/- this (each of the three quiet-move tables).
 pub const HISTORY_MAX: i32 = 16_384;
+/// History bonus of a quiet move that caused a beta cutoff (malus for the quiet moves tried
+/// before it): HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE, at most HISTORY_BONUS_MAX.
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 150;
+/// See HISTORY_BONUS_PER_DEPTH.
+pub const HISTORY_BONUS_BASE: i32 = 100;
+/// See HISTORY_BONUS_PER_DEPTH.
+pub const HISTORY_BONUS_MAX: i32 = 1500;
+/// Late move reductions: one ply less per this much quiet-move history (all three tables).
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Time management, in milliseconds unless stated.
 /// Default `Move Overhead`: time reserved per move for communication.

@@ -11,7 +11,8 @@ use crate::position::Position;
 use crate::tt::Bound;
 
 use super::ordering::{
-    MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_KILLER_1, SCORE_KILLER_2, SCORE_TT_MOVE,
+    cont_key, MoveList, QuietContext, NO_CONT, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE,
+    SCORE_KILLER_2, SCORE_QUIET_MAX, SCORE_QUIET_MIN, SCORE_TT_MOVE,
 };
 use super::see::see_ge;
 use super::Searcher;
@@ -142,6 +143,7 @@ impl Searcher {
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 if pos.play_null() {
                     self.null_stack[ply + 1] = true;
+                    self.cont_stack[ply] = NO_CONT;
                     let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
                     self.null_stack[ply + 1] = false;
                     pos.undo();
@@ -181,6 +183,19 @@ impl Searcher {
         // ordered good captures by MVV-LVA, killers, history, and last the captures that
         // lose material by SEE (their SEE is computed only when they come up).
         let root_filter = root.then(|| self.root_moves.clone());
+        // The previous two moves, for the counter-move and continuation histories.
+        let ctx = QuietContext {
+            prev1: if ply >= 1 {
+                self.cont_stack[ply - 1]
+            } else {
+                NO_CONT
+            },
+            prev2: if ply >= 2 {
+                self.cont_stack[ply - 2]
+            } else {
+                NO_CONT
+            },
+        };
         let only = root_filter.as_deref();
         let tt_legal =
             tt_move.filter(|&m| pos.board().is_legal(m) && only.is_none_or(|o| o.contains(&m)));
@@ -189,7 +204,8 @@ impl Searcher {
         match tt_legal {
             Some(m) => list.push(m, SCORE_TT_MOVE),
             None => {
-                self.tables.generate_main(pos, None, ply, only, &mut list);
+                self.tables
+                    .generate_main(pos, None, ply, ctx, only, &mut list);
                 generated = true;
                 if list.is_empty() {
                     return if in_check { -MATE + ply as i32 } else { DRAW };
@@ -216,7 +232,7 @@ impl Searcher {
                 }
                 // The TT move is done: now generate the rest.
                 self.tables
-                    .generate_main(pos, tt_legal, ply, only, &mut list);
+                    .generate_main(pos, tt_legal, ply, ctx, only, &mut list);
                 generated = true;
                 continue;
             };
@@ -241,7 +257,7 @@ impl Searcher {
                             // Drop the remaining quiet moves at once instead of picking them.
                             skip_quiets = true;
                             list.retain_remaining(|_, sc| {
-                                !(-HISTORY_MAX..=SCORE_KILLER_1).contains(&sc)
+                                !(SCORE_QUIET_MIN..=SCORE_QUIET_MAX).contains(&sc)
                             });
                         }
                         continue;
@@ -272,6 +288,11 @@ impl Searcher {
                 }
             }
 
+            let key = pos
+                .board()
+                .piece_on(mv.from)
+                .map_or(NO_CONT, |p| cont_key(us, p, mv.to));
+            self.cont_stack[ply] = key;
             pos.play(mv);
             let gives_check = pos.in_check();
             let new_depth = depth - 1;
@@ -289,7 +310,7 @@ impl Searcher {
                     r -= i32::from(pv_node);
                     r -= i32::from(killer_or_better);
                     r += i32::from(!improving);
-                    r -= self.tables.history(us, mv) / 8192;
+                    r -= self.tables.quiet_score(us, mv, key, ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
@@ -324,11 +345,15 @@ impl Searcher {
                             self.stats.main_first_cutoffs += 1;
                         }
                         if quiet {
-                            let bonus = depth * depth;
+                            let bonus = (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE)
+                                .min(HISTORY_BONUS_MAX);
                             self.tables.add_killer(ply, mv);
-                            self.tables.update_history(us, mv, bonus);
-                            for q in quiets_tried.moves() {
-                                self.tables.update_history(us, q, -bonus);
+                            if ctx.prev1 != NO_CONT {
+                                self.tables.counters[ctx.prev1] = Some(mv);
+                            }
+                            self.tables.update_quiet(us, mv, key, ctx, bonus);
+                            for (q, qkey) in quiets_tried.moves_with_aux() {
+                                self.tables.update_quiet(us, q, qkey as usize, ctx, -bonus);
                             }
                         }
                         break;
@@ -336,7 +361,7 @@ impl Searcher {
                 }
             }
             if quiet {
-                quiets_tried.push(mv, 0);
+                quiets_tried.push_with(mv, 0, key as i32);
             }
         }
         if searched > 0 {

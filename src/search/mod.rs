@@ -229,6 +229,9 @@ pub struct Searcher {
     pub(crate) eval_stack: [i32; MAX_PLY + 2],
     /// Whether the move into each ply was a null move (no two nulls in a row).
     pub(crate) null_stack: [bool; MAX_PLY + 2],
+    /// The continuation key (piece, to) of the move made at each ply (`NO_CONT` for a null
+    /// move), for the counter-move and continuation histories of the plies below.
+    pub(crate) cont_stack: [usize; MAX_PLY + 2],
     time: TimeManager,
     limits: Limits,
     seldepth: usize,
@@ -240,6 +243,7 @@ pub struct Searcher {
     ponder_pending: bool,
     /// Best root move and score found so far in the current iteration.
     root_best: Option<(Move, i32)>,
+
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
     qnodes_at_start: u64,
     info: Option<InfoSink>,
@@ -270,6 +274,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 2],
             null_stack: [false; MAX_PLY + 2],
+            cont_stack: [ordering::NO_CONT; MAX_PLY + 2],
             time: TimeManager::new(&Limits::default(), cozy_chess::Color::White, 0),
             limits: Limits::default(),
             seldepth: 0,

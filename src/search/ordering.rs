@@ -22,6 +22,12 @@ pub const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
 pub const SCORE_KILLER_1: i32 = 1_000_100;
 /// Second killer move.
 pub const SCORE_KILLER_2: i32 = 1_000_000;
+/// The reply that refuted the previous move last time (counter-move heuristic).
+pub const SCORE_COUNTER: i32 = 900_000;
+/// Quiet moves score their histories, between these bounds (three tables of +/- HISTORY_MAX).
+pub const SCORE_QUIET_MIN: i32 = -3 * HISTORY_MAX;
+/// See SCORE_QUIET_MIN.
+pub const SCORE_QUIET_MAX: i32 = 3 * HISTORY_MAX;
 /// Captures that lose material by SEE (quiescence ordering only).
 pub const SCORE_BAD_CAPTURE: i32 = -2_000_000;
 /// Under-promotions come last.
@@ -113,6 +119,14 @@ impl MoveList {
         (0..self.len).map(|i| self.entry(i).0)
     }
 
+    /// The moves with their carried values, in their current order.
+    pub fn moves_with_aux(&self) -> impl Iterator<Item = (Move, i32)> + '_ {
+        (0..self.len).map(|i| {
+            let (mv, _, aux) = self.entry(i);
+            (mv, aux)
+        })
+    }
+
     /// Takes the best-scored remaining move: (move, score, carried value).
     #[inline]
     pub fn pick(&mut self) -> Option<(Move, i32, i32)> {
@@ -155,12 +169,47 @@ pub fn mvv_lva(victim: Option<Piece>, attacker: Piece) -> i32 {
     victim.map_or(0, see_value) * 8 - attacker as i32
 }
 
-/// Killer moves and history scores, kept by each search thread across iterations.
+/// Index of a move in the continuation histories: the moving piece (with its colour) and
+/// its destination, `(colour * 6 + piece) * 64 + to`, so 0..768.
+#[inline]
+pub fn cont_key(color: Color, piece: Piece, to: cozy_chess::Square) -> usize {
+    ((color as usize * 6 + piece as usize) << 6) | to as usize
+}
+
+/// The continuation key of "no move" (the root, or a null move): its row is never updated.
+pub const NO_CONT: usize = 768;
+
+/// Moves the value in `entry` towards +/- HISTORY_MAX by `bonus` ("gravity": the closer a
+/// value is to the bound, the less it moves, so old results fade).
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = i32::from(*entry);
+    *entry = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The two previous moves of a node, as continuation keys ([`NO_CONT`] when there is none).
+#[derive(Clone, Copy, Debug)]
+pub struct QuietContext {
+    /// The opponent's move that led to this node.
+    pub prev1: usize,
+    /// Our own move before that.
+    pub prev2: usize,
+}
+
+/// Killer moves, counter-moves and history scores, kept by each search thread across
+/// iterations.
 pub struct OrderingTables {
     /// Two quiet moves per ply that caused a beta cutoff at that ply.
     pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// History: success of quiet moves by side, from-square and to-square.
     pub history: Box<[[[i32; 64]; 64]; 2]>,
+    /// Continuation history: success of a quiet move (piece, to) after a previous move
+    /// (piece, to) one ply before (the counter-move history) or two plies before (the
+    /// follow-up history), in one table indexed [previous][this].
+    pub continuation: Box<[[i16; 768]; 769]>,
+    /// Counter-moves: the quiet move that last refuted each previous move (piece, to).
+    pub counters: Box<[Option<Move>; 769]>,
 }
 
 impl Default for OrderingTables {
@@ -175,6 +224,11 @@ impl OrderingTables {
         Self {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![[0i16; 768]; 769]
+                .into_boxed_slice()
+                .try_into()
+                .expect("769 rows"),
+            counters: Box::new([None; 769]),
         }
     }
 
@@ -182,12 +236,25 @@ impl OrderingTables {
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         *self.history = [[[0; 64]; 64]; 2];
+        for row in self.continuation.iter_mut() {
+            row.fill(0);
+        }
+        self.counters.fill(None);
     }
 
-    /// History score of a quiet move.
+    /// History score of a quiet move (the from-to table only).
     #[inline]
     pub fn history(&self, color: Color, mv: Move) -> i32 {
         self.history[color as usize][mv.from as usize][mv.to as usize]
+    }
+
+    /// Ordering score of a quiet move with continuation key `key`: its from-to history plus
+    /// its two continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, color: Color, mv: Move, key: usize, ctx: QuietContext) -> i32 {
+        self.history(color, mv)
+            + i32::from(self.continuation[ctx.prev1][key])
+            + i32::from(self.continuation[ctx.prev2][key])
     }
 
     /// Moves the history of `mv` towards +/- HISTORY_MAX ("gravity": large values grow slowly).
@@ -196,6 +263,24 @@ impl OrderingTables {
         let entry = &mut self.history[color as usize][mv.from as usize][mv.to as usize];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Updates every history of a quiet move (from-to and both continuations).
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        color: Color,
+        mv: Move,
+        key: usize,
+        ctx: QuietContext,
+        bonus: i32,
+    ) {
+        self.update_history(color, mv, bonus);
+        for prev in [ctx.prev1, ctx.prev2] {
+            if prev != NO_CONT {
+                gravity(&mut self.continuation[prev][key], bonus);
+            }
+        }
     }
 
     /// Records a quiet move that caused a cutoff at `ply`.
@@ -217,6 +302,7 @@ impl OrderingTables {
         pos: &Position,
         skip: Option<Move>,
         ply: usize,
+        ctx: QuietContext,
         only: Option<&[Move]>,
         list: &mut MoveList,
     ) {
@@ -224,7 +310,7 @@ impl OrderingTables {
         let board = pos.board();
         let color = board.side_to_move();
         let killers = self.killers[ply.min(MAX_PLY)];
-        let history = &self.history[color as usize];
+        let counter = self.counters[ctx.prev1];
         board.generate_moves(|pm| {
             for mv in pm {
                 if only.is_some_and(|o| !o.contains(&mv)) {
@@ -247,8 +333,10 @@ impl OrderingTables {
                     SCORE_KILLER_1
                 } else if killers[1] == Some(mv) {
                     SCORE_KILLER_2
+                } else if counter == Some(mv) {
+                    SCORE_COUNTER
                 } else {
-                    history[mv.from as usize][mv.to as usize]
+                    self.quiet_score(color, mv, cont_key(color, pm.piece, mv.to), ctx)
                 };
                 list.push(mv, score);
             }
