@@ -592,6 +592,10 @@ fn pondering_on_the_expected_reply_answers_a_ponder_hit() {
     let (_, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
     let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
     pos.play(parse_move(pos.board(), &reply, false).unwrap());
+    // Let the ponder search get past its first iterations, which it reports to nobody: a hit
+    // within the first microseconds would rightly show every depth once `post` is on, and
+    // could not be told from a new search. (Depth 1 takes well under a millisecond.)
+    std::thread::sleep(Duration::from_millis(300));
     // The ponder hit: the engine's move comes from the search already running, which printed
     // nothing while pondering (a new search would print depths 1 to 4).
     e.send("post");
