@@ -3,22 +3,20 @@
 //! `info string error: …` line naming what was wrong, and the engine must stay usable with
 //! its previous state.
 //!
-//! Each test owns one engine process, fed by a writer thread and read by a reader thread, so
-//! that no wait can block forever: every wait has a deadline, and the process is killed when
-//! the test ends (also when it fails). The few tests that measure latency take an exclusive
-//! lock so that the other tests' searches do not run beside them.
+//! Each test owns one engine process (`common::EngineProcess`: every wait has a deadline, and
+//! the process is killed when the test ends, also when it fails). The few tests that measure
+//! latency take an exclusive lock so that the other tests' searches do not run beside them.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+mod common;
+
+use std::ops::{Deref, DerefMut};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
+use common::{EngineProcess, TIMEOUT};
 use lull::position::Position;
 
-/// Longest wait for any expected line (the machine may be loaded).
-const TIMEOUT: Duration = Duration::from_secs(30);
 /// `uci.rs` MAX_LINE: the longest accepted input line, in bytes.
 const MAX_LINE: usize = 1 << 20;
 /// Required `stop` latency is 50 ms; the tests allow this much on a loaded 2-core machine.
@@ -43,22 +41,23 @@ enum Guard {
     Exclusive(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
 }
 
-/// Why no line came.
-#[derive(Debug, PartialEq)]
-enum NoLine {
-    Timeout,
-    Closed,
+/// One running engine (see [`EngineProcess`]) and its place among the timing tests.
+struct Engine {
+    process: EngineProcess,
+    _guard: Guard,
 }
 
-/// One running engine.
-struct Engine {
-    child: Child,
-    input: Option<Sender<Vec<u8>>>,
-    writer: Option<JoinHandle<()>>,
-    output: Receiver<String>,
-    /// Everything sent (`> `) and received, for failure messages.
-    transcript: Vec<String>,
-    _guard: Guard,
+impl Deref for Engine {
+    type Target = EngineProcess;
+    fn deref(&self) -> &EngineProcess {
+        &self.process
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut EngineProcess {
+        &mut self.process
+    }
 }
 
 impl Engine {
@@ -75,137 +74,16 @@ impl Engine {
     }
 
     fn spawn(guard: Guard) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lull"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("cannot start the lull binary");
-        let mut stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
-        let writer = thread::spawn(move || {
-            for bytes in in_rx {
-                if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
-                    break;
-                }
-            }
-            // Dropping stdin here closes the engine's input.
-        });
-        let (out_tx, out_rx) = mpsc::channel::<String>();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-                            buf.pop();
-                        }
-                        let line = String::from_utf8_lossy(&buf).into_owned();
-                        if out_tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         Self {
-            child,
-            input: Some(in_tx),
-            writer: Some(writer),
-            output: out_rx,
-            transcript: Vec::new(),
+            process: EngineProcess::spawn(&[]),
             _guard: guard,
         }
-    }
-
-    /// Sends raw bytes (a newline is not added).
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(120)]).into_owned();
-        self.transcript.push(format!("> {}", shown.trim_end()));
-        self.input
-            .as_ref()
-            .expect("input already closed")
-            .send(bytes.to_vec())
-            .expect("writer thread gone");
-    }
-
-    /// Sends one command line.
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    /// Closes the engine's standard input (after everything sent so far is written).
-    fn close_input(&mut self) {
-        self.transcript.push("> <close stdin>".into());
-        self.input = None;
-        if let Some(w) = self.writer.take() {
-            let _ = w.join();
-        }
-    }
-
-    /// The next output line, waiting at most `timeout`.
-    fn next_line(&mut self, timeout: Duration) -> Result<String, NoLine> {
-        match self.output.recv_timeout(timeout) {
-            Ok(line) => {
-                self.transcript.push(line.clone());
-                Ok(line)
-            }
-            Err(RecvTimeoutError::Timeout) => Err(NoLine::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(NoLine::Closed),
-        }
-    }
-
-    /// The last part of the transcript, for failure messages.
-    fn tail(&self) -> String {
-        let from = self.transcript.len().saturating_sub(60);
-        self.transcript[from..].join("\n")
-    }
-
-    /// Reads lines until one satisfies `pred`, within `timeout`; returns the lines before it
-    /// and the line itself. Fails the test on timeout or end of output.
-    fn wait_for_within(
-        &mut self,
-        what: &str,
-        timeout: Duration,
-        pred: impl Fn(&str) -> bool,
-    ) -> (Vec<String>, String) {
-        let deadline = Instant::now() + timeout;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next_line(left) {
-                Ok(line) if pred(&line) => return (before, line),
-                Ok(line) => before.push(line),
-                Err(why) => panic!(
-                    "waiting for {what}: {why:?} after {timeout:?}\n--- transcript ---\n{}",
-                    self.tail()
-                ),
-            }
-        }
-    }
-
-    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> (Vec<String>, String) {
-        self.wait_for_within(what, TIMEOUT, pred)
     }
 
     /// Sends `isready` and returns every line printed before `readyok`.
     fn sync(&mut self) -> Vec<String> {
         self.send("isready");
         self.wait_for("readyok", |l| l == "readyok").0
-    }
-
-    /// Lines received within `time` (the engine should be quiet, or finishing something).
-    fn lines_for(&mut self, time: Duration) -> Vec<String> {
-        let deadline = Instant::now() + time;
-        let mut lines = Vec::new();
-        while let Ok(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
-            lines.push(line);
-        }
-        lines
     }
 
     /// Sends `cmd` and checks that it produces exactly one error line containing `needle`
@@ -294,43 +172,6 @@ impl Engine {
     fn prior_position(&mut self) {
         self.expect_ok(&format!("position startpos moves {PRIOR_MOVES}"));
         assert_eq!(self.fen(), PRIOR_FEN);
-    }
-
-    /// Waits for the process to end; fails after `timeout`.
-    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return status;
-            }
-            if Instant::now() >= deadline {
-                panic!(
-                    "the engine did not exit within {timeout:?}\n--- transcript ---\n{}",
-                    self.tail()
-                );
-            }
-            thread::sleep(Duration::from_millis(2));
-        }
-    }
-
-    /// All remaining output up to its end (after the process exited).
-    fn rest_of_output(&mut self) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            match self.next_line(TIMEOUT) {
-                Ok(l) => lines.push(l),
-                Err(NoLine::Closed) => return lines,
-                Err(NoLine::Timeout) => panic!("output did not end\n{}", self.tail()),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        self.input = None;
     }
 }
 

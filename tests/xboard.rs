@@ -3,137 +3,44 @@
 //! auto-detection in the default mode), then python-chess as a full client
 //! (`tests/python/xboard_client.py`: games, analysis, setup, Chess960).
 //!
-//! Each raw test owns one engine process, fed by a writer thread and read by a reader thread;
-//! every wait has a deadline and the process is killed when the test ends.
+//! Each raw test owns one engine process (`common::EngineProcess`): every wait has a deadline
+//! and the process is killed when the test ends.
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::ops::{Deref, DerefMut};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::EngineProcess;
 use lull::position::Position;
 use lull::xboard::{feature_lines, parse_move};
 
-/// Longest wait for an expected line (the machine may be loaded).
-const TIMEOUT: Duration = Duration::from_secs(30);
+/// One running `lull` (see [`EngineProcess`]) with the CECP helpers below.
+struct Engine(EngineProcess);
 
-struct Engine {
-    child: Child,
-    input: Option<Sender<Vec<u8>>>,
-    output: Receiver<String>,
-    transcript: Vec<String>,
+impl Deref for Engine {
+    type Target = EngineProcess;
+    fn deref(&self) -> &EngineProcess {
+        &self.0
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut EngineProcess {
+        &mut self.0
+    }
 }
 
 impl Engine {
     /// `lull xboard`.
     fn start() -> Self {
-        Self::spawn(&["xboard"])
+        Self(EngineProcess::spawn(&["xboard"]))
     }
 
     /// `lull` with no arguments (the default mode).
     fn start_default() -> Self {
-        Self::spawn(&[])
-    }
-
-    fn spawn(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lull"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("cannot start the lull binary");
-        let mut stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
-        thread::spawn(move || {
-            for bytes in in_rx {
-                if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
-                    break;
-                }
-            }
-        });
-        let (out_tx, out_rx) = mpsc::channel::<String>();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if out_tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        Self {
-            child,
-            input: Some(in_tx),
-            output: out_rx,
-            transcript: Vec::new(),
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(100)]).into_owned();
-        self.transcript.push(format!("> {}", shown.trim_end()));
-        self.input
-            .as_ref()
-            .expect("input closed")
-            .send(bytes.to_vec())
-            .expect("writer gone");
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn close_input(&mut self) {
-        self.transcript.push("> <close stdin>".into());
-        self.input = None;
-    }
-
-    fn tail(&self) -> String {
-        let from = self.transcript.len().saturating_sub(60);
-        self.transcript[from..].join("\n")
-    }
-
-    /// Lines up to the first that satisfies `pred` (returned separately), within `timeout`.
-    fn wait_for_within(
-        &mut self,
-        what: &str,
-        timeout: Duration,
-        pred: impl Fn(&str) -> bool,
-    ) -> (Vec<String>, String) {
-        let deadline = Instant::now() + timeout;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.output.recv_timeout(left) {
-                Ok(line) => {
-                    self.transcript.push(line.clone());
-                    if pred(&line) {
-                        return (before, line);
-                    }
-                    before.push(line);
-                }
-                Err(e) => panic!(
-                    "waiting for {what}: {e:?} after {timeout:?}\n--- transcript ---\n{}",
-                    self.tail()
-                ),
-            }
-        }
-    }
-
-    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> (Vec<String>, String) {
-        self.wait_for_within(what, TIMEOUT, pred)
+        Self(EngineProcess::spawn(&[]))
     }
 
     /// Sends `ping N` and returns the lines before `pong N`.
@@ -189,28 +96,6 @@ impl Engine {
         self.send("undo");
         let after = self.sync();
         assert!(after.is_empty(), "undo after the check: {after:?}");
-    }
-
-    fn wait_exit(&mut self, timeout: Duration) {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if self.child.try_wait().expect("try_wait").is_some() {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the engine did not exit within {timeout:?}\n{}",
-                self.tail()
-            );
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -595,7 +480,7 @@ fn pondering_on_the_expected_reply_answers_a_ponder_hit() {
     // Let the ponder search get past its first iterations, which it reports to nobody: a hit
     // within the first microseconds would rightly show every depth once `post` is on, and
     // could not be told from a new search. (Depth 1 takes well under a millisecond.)
-    std::thread::sleep(Duration::from_millis(300));
+    thread::sleep(Duration::from_millis(300));
     // The ponder hit: the engine's move comes from the search already running, which printed
     // nothing while pondering (a new search would print depths 1 to 4).
     e.send("post");
