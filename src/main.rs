@@ -74,37 +74,7 @@ enum Command {
     },
     /// Run a test suite (EPD with bm/am): one line per position, then the totals.
     /// Without a file, the embedded Win At Chess (300 positions).
-    Solve {
-        /// EPD file (default: the embedded WAC suite).
-        epd: Option<PathBuf>,
-        /// Milliseconds per position (the default, 1000, when no limit is given).
-        #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"],
-              value_parser = clap::value_parser!(u64).range(1..))]
-        movetime: Option<u64>,
-        /// Nodes per position.
-        #[arg(long, value_name = "N", conflicts_with = "depth",
-              value_parser = clap::value_parser!(u64).range(1..))]
-        nodes: Option<u64>,
-        /// Depth per position, in plies.
-        #[arg(long, value_name = "D",
-              value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
-        depth: Option<i32>,
-        /// Search threads per position.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        threads: u16,
-        /// Positions searched in parallel (one engine each).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        jobs: u16,
-        /// Hash size per engine, in MiB.
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
-        hash: u32,
-        /// Write every position's record and the summary to this file as JSON.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-    },
+    Solve(SolveArgs),
     /// Show the horizon effect: search a position to the same depth without and with the
     /// quiescence search and print both side by side.
     Horizon {
@@ -151,76 +121,10 @@ enum Command {
     },
     /// Play self-play games at a fixed node count per move and write their quiet positions
     /// with the game result, one per line: `<FEN> | <result> | <score>` (for `lull tune`).
-    Datagen {
-        /// Output file.
-        #[arg(short, long, value_name = "FILE")]
-        output: PathBuf,
-        /// Number of games.
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
-        games: u64,
-        /// Nodes per move.
-        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-        nodes: u64,
-        /// Games played at once (one engine each).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        threads: u16,
-        /// Opening book (EPD or FEN lines); a line is drawn at random for each game.
-        #[arg(long, value_name = "FILE")]
-        book: Option<PathBuf>,
-        /// Seed of the random choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Random plies played before the engines (default: 8 without a book, 0 with one).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
-        random_plies: Option<u32>,
-        /// Positions in a game's first this many plies are not written.
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
-        skip_plies: u32,
-        /// Hash per engine, in MiB.
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
-        hash: u32,
-    },
+    Datagen(DatagenArgs),
     /// Fit the evaluation weights to the results of `lull datagen` positions (Texel's
     /// method: logistic fit, Adam on the full batch) and write them as Rust source.
-    Tune {
-        /// Data file (`<FEN> | <result> | <score>` lines).
-        data: PathBuf,
-        /// Full passes over the data.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
-        epochs: u64,
-        /// Adam's learning rate (about centipawns per step).
-        #[arg(long, default_value_t = 1.0)]
-        lr: f64,
-        /// The scaling constant of sigmoid(K * eval) (default: the best fit of the current
-        /// weights).
-        #[arg(long)]
-        k: Option<f64>,
-        /// Threads computing the gradient.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        threads: u16,
-        /// Use at most this many positions (the first ones).
-        #[arg(long, value_name = "N")]
-        positions_limit: Option<usize>,
-        /// Weights of features occurring in fewer positions than this keep their value
-        /// (default: 0.5% of the training positions, at least 50).
-        #[arg(long, value_name = "N")]
-        min_count: Option<usize>,
-        /// Share of the search score in the fitted target, 0..1 (0: the game results alone;
-        /// the errors reported are always against the results).
-        #[arg(long, default_value_t = 0.0)]
-        score_weight: f64,
-        /// Share of the positions (the last ones) kept out of the fit to measure it; the
-        /// weights kept are those of the report with the lowest validation error.
-        #[arg(long, default_value_t = 0.1)]
-        validation: f64,
-        /// Report the error every this many epochs.
-        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
-        report_every: u64,
-        /// Write the tuned weights file here (e.g. src/eval/weights.rs) instead of standard
-        /// output.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-    },
+    Tune(TuneArgs),
     /// Polyglot opening books: build one from PGN games, list the book moves of a position.
     Book {
         #[command(subcommand)]
@@ -262,17 +166,44 @@ enum BookCommand {
 }
 
 /// Arguments of `lull tune`.
+#[derive(clap::Args)]
 struct TuneArgs {
+    /// Data file (`<FEN> | <result> | <score>` lines).
     data: PathBuf,
+    /// Full passes over the data.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     epochs: u64,
+    /// Adam's learning rate (about centipawns per step).
+    #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// The scaling constant of sigmoid(K * eval) (default: the best fit of the current
+    /// weights).
+    #[arg(long)]
     k: Option<f64>,
+    /// Threads computing the gradient.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Use at most this many positions (the first ones).
+    #[arg(long, value_name = "N")]
     positions_limit: Option<usize>,
+    /// Weights of features occurring in fewer positions than this keep their value
+    /// (default: 0.5% of the training positions, at least 50).
+    #[arg(long, value_name = "N")]
     min_count: Option<usize>,
+    /// Share of the search score in the fitted target, 0..1 (0: the game results alone;
+    /// the errors reported are always against the results).
+    #[arg(long, default_value_t = 0.0)]
     score_weight: f64,
+    /// Share of the positions (the last ones) kept out of the fit to measure it; the
+    /// weights kept are those of the report with the lowest validation error.
+    #[arg(long, default_value_t = 0.1)]
     validation: f64,
+    /// Report the error every this many epochs.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
     report_every: u64,
+    /// Write the tuned weights file here (e.g. src/eval/weights.rs) instead of standard
+    /// output.
+    #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
 
@@ -406,15 +337,34 @@ fn cmd_tune(args: TuneArgs) -> ExitCode {
 }
 
 /// Arguments of `lull datagen`.
+#[derive(clap::Args)]
 struct DatagenArgs {
+    /// Output file.
+    #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+    /// Number of games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// Games played at once (one engine each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Opening book (EPD or FEN lines); a line is drawn at random for each game.
+    #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
+    /// Seed of the random choices.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Random plies played before the engines (default: 8 without a book, 0 with one).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
     random_plies: Option<u32>,
+    /// Positions in a game's first this many plies are not written.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
     skip_plies: u32,
+    /// Hash per engine, in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
     hash: u32,
 }
 
@@ -503,15 +453,37 @@ fn cmd_datagen(args: DatagenArgs) -> ExitCode {
     }
 }
 
+/// Arguments of `lull solve`.
+#[derive(clap::Args)]
 struct SolveArgs {
+    /// EPD file (default: the embedded WAC suite).
     epd: Option<PathBuf>,
+    /// Milliseconds per position (the default, 1000, when no limit is given).
+    #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"],
+          value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
+    /// Nodes per position.
+    #[arg(long, value_name = "N", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Depth per position, in plies.
+    #[arg(long, value_name = "D",
+          value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
     depth: Option<i32>,
+    /// Search threads per position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Positions searched in parallel (one engine each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: u16,
+    /// Hash size per engine, in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
     hash: u32,
+    /// Write every position's record and the summary to this file as JSON.
+    #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
 }
 
@@ -761,74 +733,10 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(Command::Solve {
-            epd,
-            movetime,
-            nodes,
-            depth,
-            threads,
-            jobs,
-            hash,
-            json,
-            options,
-        }) => cmd_solve(SolveArgs {
-            epd,
-            movetime,
-            nodes,
-            depth,
-            threads,
-            jobs,
-            hash,
-            json,
-            options,
-        }),
+        Some(Command::Solve(args)) => cmd_solve(args),
         Some(Command::Horizon { fen, depth, hash }) => cmd_horizon(&fen, depth, hash),
-        Some(Command::Datagen {
-            output,
-            games,
-            nodes,
-            threads,
-            book,
-            seed,
-            random_plies,
-            skip_plies,
-            hash,
-        }) => cmd_datagen(DatagenArgs {
-            output,
-            games,
-            nodes,
-            threads,
-            book,
-            seed,
-            random_plies,
-            skip_plies,
-            hash,
-        }),
-        Some(Command::Tune {
-            data,
-            epochs,
-            lr,
-            k,
-            threads,
-            positions_limit,
-            min_count,
-            score_weight,
-            validation,
-            report_every,
-            output,
-        }) => cmd_tune(TuneArgs {
-            data,
-            epochs,
-            lr,
-            k,
-            threads,
-            positions_limit,
-            min_count,
-            score_weight,
-            validation,
-            report_every,
-            output,
-        }),
+        Some(Command::Datagen(args)) => cmd_datagen(args),
+        Some(Command::Tune(args)) => cmd_tune(args),
         Some(Command::Qtree {
             fen,
             alpha,
