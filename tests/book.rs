@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use lull::book::{polyglot_key, Book};
+use lull::book::{polyglot_key, Book, PUBLISHED_KEYS};
 use lull::cozy_chess::Board;
 use lull::position::Position;
 
@@ -114,19 +114,7 @@ fn pairs(list: &[(&str, u16)]) -> Vec<(String, u16)> {
 
 #[test]
 fn published_keys() {
-    // The list of the Polyglot book format page.
-    let cases: [(&str, u64); 9] = [
-        ("", 0x463b96181691fc9c),
-        ("e2e4", 0x823c9b50fd114196),
-        ("e2e4 d7d5", 0x0756b94461c50fb0),
-        ("e2e4 d7d5 e4e5", 0x662fafb965db29d4),
-        ("e2e4 d7d5 e4e5 f7f5", 0x22a48b5a8e47ff78),
-        ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a607ca3f242c1),
-        ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fdd303c946bdd9),
-        ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c8123ea7b067637),
-        ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f9b829b279560),
-    ];
-    for (moves, key) in cases {
+    for (moves, key) in PUBLISHED_KEYS {
         let mut board = Board::default();
         for m in moves.split_whitespace() {
             board.play(m.parse().unwrap());

@@ -56,6 +56,20 @@ const EP_OFFSET: usize = 772;
 /// Index of the side-to-move key.
 const TURN_INDEX: usize = 780;
 
+/// The positions (moves from the start, in UCI) and keys published with the Polyglot book
+/// format, the check of any implementation of [`polyglot_key`].
+pub const PUBLISHED_KEYS: [(&str, u64); 9] = [
+    ("", 0x463b96181691fc9c),
+    ("e2e4", 0x823c9b50fd114196),
+    ("e2e4 d7d5", 0x0756b94461c50fb0),
+    ("e2e4 d7d5 e4e5", 0x662fafb965db29d4),
+    ("e2e4 d7d5 e4e5 f7f5", 0x22a48b5a8e47ff78),
+    ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a607ca3f242c1),
+    ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fdd303c946bdd9),
+    ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c8123ea7b067637),
+    ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f9b829b279560),
+];
+
 /// The Polyglot key of a position.
 pub fn polyglot_key(board: &Board) -> u64 {
     let mut key = 0;
@@ -511,22 +525,9 @@ mod tests {
         board
     }
 
-    /// The keys published with the Polyglot book format.
-    pub(crate) const PUBLISHED: [(&str, u64); 9] = [
-        ("", 0x463b96181691fc9c),
-        ("e2e4", 0x823c9b50fd114196),
-        ("e2e4 d7d5", 0x0756b94461c50fb0),
-        ("e2e4 d7d5 e4e5", 0x662fafb965db29d4),
-        ("e2e4 d7d5 e4e5 f7f5", 0x22a48b5a8e47ff78),
-        ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a607ca3f242c1),
-        ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fdd303c946bdd9),
-        ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c8123ea7b067637),
-        ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f9b829b279560),
-    ];
-
     #[test]
     fn published_keys() {
-        for (moves, key) in PUBLISHED {
+        for (moves, key) in PUBLISHED_KEYS {
             assert_eq!(polyglot_key(&after(moves)), key, "after '{moves}'");
         }
     }
