@@ -52,6 +52,13 @@ pub const HARD_LIMIT_FACTOR: u64 = 4;
 /// The hard limit never exceeds this fraction (in percent) of the remaining clock.
 pub const HARD_LIMIT_CLOCK_PERCENT: u64 = 40;
 
+/// Lazy SMP: helper thread `i` (1, 2, …) uses entry `(i − 1) % 20` of these two tables and
+/// skips iteration `depth` when `((depth + SMP_SKIP_PHASE) / SMP_SKIP_SIZE)` is odd, so the
+/// helpers spread over different depths instead of all repeating the main thread's iteration
+/// (the skip blocks of Stockfish 7–9). Depths in plies.
+pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// See SMP_SKIP_SIZE.
+pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 /// Main-search selectivity (issue #5). Depths in plies, margins in centipawns.
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;

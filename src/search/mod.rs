@@ -420,6 +420,11 @@ impl Searcher {
         };
         let mut prev_scores = vec![0; multipv];
         for depth in 1..=max_depth {
+            // Lazy SMP: a helper leaves some iterations to the others (see SMP_SKIP_SIZE);
+            // the last one is always searched, so a depth-limited search completes it.
+            if !self.is_main() && depth < max_depth && self.helper_skips(depth) {
+                continue;
+            }
             let mut lines: Vec<RootLine> = Vec::with_capacity(multipv);
             for (k, prev_score) in prev_scores.iter_mut().enumerate() {
                 self.root_moves = all_root
@@ -494,6 +499,12 @@ impl Searcher {
         result.nodes = self.nodes();
         result.stats = self.stats.clone();
         result
+    }
+
+    /// Whether this helper thread skips the iteration at `depth` (never the main thread).
+    fn helper_skips(&self, depth: i32) -> bool {
+        let i = self.thread_id.saturating_sub(1) % params::SMP_SKIP_SIZE.len();
+        ((depth + params::SMP_SKIP_PHASE[i]) / params::SMP_SKIP_SIZE[i]) % 2 == 1
     }
 
     /// Searches the root in a narrow window around the previous score, widening it on a
