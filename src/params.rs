@@ -51,6 +51,21 @@ pub const DEFAULT_MOVES_TO_GO: u64 = 30;
 pub const HARD_LIMIT_FACTOR: u64 = 4;
 /// The hard limit never exceeds this fraction (in percent) of the remaining clock.
 pub const HARD_LIMIT_CLOCK_PERCENT: u64 = 40;
+/// Soft-limit factor by best-move stability (iterations in a row with the same best move,
+/// the last entry for that many or more): a new best move buys time, a settled one saves it.
+pub const TM_STABILITY_FACTORS: [f64; 6] = [2.2, 1.6, 1.25, 1.0, 0.9, 0.8];
+/// Soft-limit factor per centipawn of score change over the last iterations (a drop of
+/// 50 cp gives 1 + 50 * this).
+pub const TM_SCORE_DROP_PER_CP: f64 = 0.008;
+/// The score change is measured over this many iterations.
+pub const TM_SCORE_LOOKBACK: usize = 3;
+/// Bounds of the score factor.
+pub const TM_SCORE_FACTOR_MIN: f64 = 0.85;
+/// See TM_SCORE_FACTOR_MIN.
+pub const TM_SCORE_FACTOR_MAX: f64 = 1.6;
+/// Soft-limit factor for effort: this minus the share of nodes the best move took (a move
+/// that took 90% of the nodes gives 0.7 with 1.6, one that took 30% gives 1.3).
+pub const TM_NODE_FACTOR_BASE: f64 = 1.6;
 
 /// Lazy SMP: helper thread `i` (1, 2, …) uses entry `(i − 1) % 20` of these two tables and
 /// skips iteration `depth` when `((depth + SMP_SKIP_PHASE) / SMP_SKIP_SIZE)` is odd, so the

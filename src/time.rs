@@ -5,7 +5,10 @@ use std::time::{Duration, Instant};
 
 use cozy_chess::Color;
 
-use crate::params::{DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_FACTOR};
+use crate::params::{
+    DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_FACTOR, TM_NODE_FACTOR_BASE,
+    TM_SCORE_DROP_PER_CP, TM_SCORE_FACTOR_MAX, TM_SCORE_FACTOR_MIN, TM_STABILITY_FACTORS,
+};
 
 /// The limits of one search, as given by `go` (all times in milliseconds).
 #[derive(Clone, Debug, Default)]
@@ -71,6 +74,21 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whether the soft limit comes from a clock (and may be scaled by how the search goes);
+    /// a `movetime` is exact.
+    scalable: bool,
+}
+
+/// How the last iterations went, for [`TimeManager::soft_scale`].
+#[derive(Clone, Copy, Debug)]
+pub struct SearchProgress {
+    /// Iterations in a row (before the last) with the same best move.
+    pub stability: usize,
+    /// Score of the last iteration minus the score a few iterations before (negative when
+    /// the score drops), in centipawns.
+    pub score_change: i32,
+    /// Share of the last iteration's nodes spent on the best move (0..=1).
+    pub best_move_effort: f64,
 }
 
 impl TimeManager {
@@ -83,6 +101,7 @@ impl TimeManager {
                 start,
                 soft: Some(t),
                 hard: Some(t),
+                scalable: false,
             };
         }
         let (time, inc) = match us {
@@ -94,6 +113,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                scalable: false,
             };
         };
         // Absurd clock values must not overflow the arithmetic below: a year is plenty.
@@ -118,7 +138,36 @@ impl TimeManager {
             start,
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
+            scalable: true,
         }
+    }
+
+    /// The factor by which the soft limit is scaled after an iteration: more time when the
+    /// best move keeps changing, when the score drops, or when the best move took a small
+    /// share of the effort (the alternatives were hard to refute); less when one move has
+    /// dominated for several iterations.
+    pub fn soft_scale(progress: &SearchProgress) -> f64 {
+        let stability =
+            TM_STABILITY_FACTORS[progress.stability.min(TM_STABILITY_FACTORS.len() - 1)];
+        let score = (1.0 - f64::from(progress.score_change) * TM_SCORE_DROP_PER_CP)
+            .clamp(TM_SCORE_FACTOR_MIN, TM_SCORE_FACTOR_MAX);
+        let nodes = TM_NODE_FACTOR_BASE - progress.best_move_effort.clamp(0.0, 1.0);
+        stability * score * nodes
+    }
+
+    /// Whether another iteration may start, given how the search has gone so far (a clock
+    /// search scales its soft limit by [`TimeManager::soft_scale`], never past the hard limit).
+    pub fn soft_expired_after(&self, progress: &SearchProgress) -> bool {
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        let limit = if self.scalable {
+            let scaled = soft.mul_f64(Self::soft_scale(progress));
+            self.hard.map_or(scaled, |h| scaled.min(h))
+        } else {
+            soft
+        };
+        self.start.elapsed() >= limit
     }
 
     /// Restarts the clock (on `ponderhit`: the time of our move starts now).
@@ -185,6 +234,57 @@ mod tests {
                 "{time}+{inc}: hard {hard}"
             );
         }
+    }
+
+    #[test]
+    fn soft_scale_spends_more_on_unstable_or_falling_searches() {
+        let calm = SearchProgress {
+            stability: 6,
+            score_change: 5,
+            best_move_effort: 0.9,
+        };
+        let unstable = SearchProgress {
+            stability: 0,
+            ..calm
+        };
+        let falling = SearchProgress {
+            score_change: -60,
+            ..calm
+        };
+        let contested = SearchProgress {
+            best_move_effort: 0.3,
+            ..calm
+        };
+        let c = TimeManager::soft_scale(&calm);
+        assert!(c < 1.0, "one dominating move: scale {c}");
+        for (what, p) in [
+            ("changing best move", unstable),
+            ("falling score", falling),
+            ("contested best move", contested),
+        ] {
+            let s = TimeManager::soft_scale(&p);
+            assert!(s > c * 1.2, "{what}: scale {s} vs calm {c}");
+        }
+        // The scaled limit never passes the hard limit.
+        let limits = Limits {
+            wtime: Some(10_000),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, 0);
+        let worst = SearchProgress {
+            stability: 0,
+            score_change: -1000,
+            best_move_effort: 0.0,
+        };
+        let scaled = tm
+            .soft_limit()
+            .unwrap()
+            .mul_f64(TimeManager::soft_scale(&worst));
+        assert!(
+            scaled > tm.hard_limit().unwrap(),
+            "test needs a scale past the hard limit"
+        );
+        assert!(!tm.soft_expired_after(&worst));
     }
 
     #[test]

@@ -293,6 +293,7 @@ impl Searcher {
                 .piece_on(mv.from)
                 .map_or(NO_CONT, |p| cont_key(us, p, mv.to));
             self.cont_stack[ply] = key;
+            let nodes_before = if root { self.nodes() } else { 0 };
             pos.play(mv);
             let gives_check = pos.in_check();
             let new_depth = depth - 1;
@@ -327,6 +328,10 @@ impl Searcher {
                 return 0;
             }
             searched += 1;
+            if root {
+                // Effort per root move, for the time manager.
+                self.add_root_nodes(mv, self.nodes() - nodes_before);
+            }
 
             if score > best_score {
                 best_score = score;

@@ -18,9 +18,9 @@ use std::sync::Arc;
 use cozy_chess::Move;
 use serde::Serialize;
 
-use crate::params::{self, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use crate::params::{self, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, TM_SCORE_LOOKBACK};
 use crate::position::Position;
-use crate::time::{Limits, TimeManager};
+use crate::time::{Limits, SearchProgress, TimeManager};
 use crate::tt::TranspositionTable;
 
 use ordering::OrderingTables;
@@ -243,7 +243,8 @@ pub struct Searcher {
     ponder_pending: bool,
     /// Best root move and score found so far in the current iteration.
     root_best: Option<(Move, i32)>,
-
+    /// Nodes spent on each root move in the current iteration (for the time manager).
+    root_nodes: Vec<(Move, u64)>,
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
     qnodes_at_start: u64,
     info: Option<InfoSink>,
@@ -284,6 +285,7 @@ impl Searcher {
             root_moves: Vec::new(),
             ponder_pending: false,
             root_best: None,
+            root_nodes: Vec::new(),
             qnodes_at_start: 0,
             info: None,
             report: None,
@@ -342,6 +344,25 @@ impl Searcher {
             }
         }
         self.stopped
+    }
+
+    /// Adds `nodes` to the effort spent on root move `mv` in this iteration.
+    pub(crate) fn add_root_nodes(&mut self, mv: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((mv, nodes)),
+        }
+    }
+
+    /// Share of this iteration's root nodes spent on `mv` (0..=1).
+    fn root_effort(&self, mv: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|(_, n)| n).sum();
+        let best = self
+            .root_nodes
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map_or(0, |(_, n)| *n);
+        best as f64 / total.max(1) as f64
     }
 
     /// Copies the child's PV behind `mv` into this ply's PV.
@@ -419,6 +440,9 @@ impl Searcher {
             1
         };
         let mut prev_scores = vec![0; multipv];
+        // For the time manager: how long the best move has stood, and the scores so far.
+        let mut stability = 0usize;
+        let mut scores: Vec<i32> = Vec::new();
         for depth in 1..=max_depth {
             // Lazy SMP: a helper leaves some iterations to the others (see SMP_SKIP_SIZE);
             // the last one is always searched, so a depth-limited search completes it.
@@ -426,6 +450,7 @@ impl Searcher {
                 continue;
             }
             let mut lines: Vec<RootLine> = Vec::with_capacity(multipv);
+            self.root_nodes.clear();
             for (k, prev_score) in prev_scores.iter_mut().enumerate() {
                 self.root_moves = all_root
                     .iter()
@@ -478,6 +503,12 @@ impl Searcher {
             lines.sort_by_key(|l| std::cmp::Reverse(l.score));
             let first = &lines[0];
             let best = first.pv[0];
+            if Some(best) == result.best_move {
+                stability += 1;
+            } else {
+                stability = 0;
+            }
+            scores.push(first.score);
             if Some(best) != result.best_move || depth == 1 {
                 result.best_found_depth = depth;
                 result.best_found_ms = self.time.elapsed_ms();
@@ -490,7 +521,15 @@ impl Searcher {
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
                 self.report_iteration(pos, &result);
-                if self.stopped || self.should_stop_after_iteration(&result, all_root.len()) {
+                let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
+                let progress = SearchProgress {
+                    stability,
+                    score_change: (result.score - before).clamp(-500, 500),
+                    best_move_effort: self.root_effort(best),
+                };
+                if self.stopped
+                    || self.should_stop_after_iteration(&result, all_root.len(), &progress)
+                {
                     break;
                 }
             }
@@ -538,7 +577,12 @@ impl Searcher {
         }
     }
 
-    fn should_stop_after_iteration(&self, result: &SearchResult, root_moves: usize) -> bool {
+    fn should_stop_after_iteration(
+        &self,
+        result: &SearchResult,
+        root_moves: usize,
+        progress: &SearchProgress,
+    ) -> bool {
         if self.control.stop.load(Ordering::Relaxed) {
             return true;
         }
@@ -565,7 +609,7 @@ impl Searcher {
         if self.limits.uses_clock() && root_moves == 1 && result.depth >= 4 {
             return true;
         }
-        self.time.soft_expired()
+        self.time.soft_expired_after(progress)
     }
 
     fn report_iteration(&self, pos: &Position, r: &SearchResult) {
