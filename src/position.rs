@@ -37,10 +37,10 @@ impl Position {
     /// A position from a board, with no history.
     pub fn from_board(board: Board) -> Self {
         let hash = board.hash();
-        let mut boards = Vec::with_capacity(512);
-        boards.push(board);
+        // No capacity reserved: a search works on clones (which keep only the length), and a
+        // book of 240,000 start positions would otherwise hold a gigabyte of empty history.
         Self {
-            boards,
+            boards: vec![board],
             hashes: vec![hash],
             reversible: vec![0],
             chess960: false,
