@@ -170,13 +170,6 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
-    /// Prefetch hint: touches the bucket so that a later probe finds it in cache.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let b = self.bucket(key);
-        let _ = b.entries[0].1.load(Ordering::Relaxed);
-    }
-
     /// Looks the position up. `ply` converts mate scores.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         let bucket = self.bucket(key);
