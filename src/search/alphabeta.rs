@@ -119,28 +119,42 @@ impl Searcher {
             self.tables.killers[ply + 2] = [None; 2];
         }
 
+        // A TT score is a searched value: where its bound says it is more accurate than the
+        // static evaluation, the pruning decisions below use it instead (`eval`).
+        let eval = match entry {
+            Some(e)
+                if !in_check
+                    && e.score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score > static_eval,
+                        Bound::Upper => e.score < static_eval,
+                    } =>
+            {
+                e.score
+            }
+            _ => static_eval,
+        };
+
         if !pv_node && !in_check && !root {
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH
-                && static_eval - margin >= beta
-                && static_eval.abs() < MATE_BOUND
-            {
-                return (static_eval + beta) / 2;
+            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < MATE_BOUND {
+                return (eval + beta) / 2;
             }
 
             // Step 9. Null-move pruning: if passing still fails high with a reduced search,
             // a real move will too (not in pawn endings: zugzwang).
             if depth >= NMP_MIN_DEPTH
-                && static_eval >= beta
+                && eval >= beta
                 && !self.null_stack[ply]
                 && !pos.only_pawns(pos.side_to_move())
                 && beta.abs() < MATE_BOUND
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 if pos.play_null() {
                     self.null_stack[ply + 1] = true;
                     self.cont_stack[ply] = NO_CONT;
@@ -265,7 +279,7 @@ impl Searcher {
                     // Futility pruning: the eval plus a margin cannot reach alpha.
                     if depth <= FP_MAX_DEPTH
                         && !pv_node
-                        && static_eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
+                        && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
                         && !pos.may_give_check(mv, &check_squares)
                     {
                         continue;
