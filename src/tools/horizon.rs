@@ -18,14 +18,16 @@ pub const HORIZON_FEN: &str = "4r1k1/4qppp/8/4p3/2Pn4/1P6/P4PPP/3QR1K1 w - - 0 1
 /// Why the built-in example shows the horizon effect.
 pub const HORIZON_NOTE: &str = "\
 Built-in example: White, a knight down for two pawns, can take the knight on d4 with the queen
-(Qxd4), and if ...exd4 the e-file opens and the rook takes the queen on e7 (Rxe7). At depth 3
-that capture is White's last ply: the search without quiescence stops there and counts a knight
-won. Just beyond the horizon, Black's rook on e8 takes back (...Rxe7): the quiescence search
-plays that capture and sees that Qxd4 gives queen and rook for knight and queen.";
+(Qxd4), and if ...exd4 the e-file opens and the rook takes the queen on e7 (Rxe7). At depth 1
+Qxd4 is the last ply: the search without quiescence stops there and counts a knight won; it
+never sees ...exd4. Just beyond the horizon, the quiescence search plays ...exd4 Rxe7 Rxe7 and
+sees that Qxd4 gives queen and rook for knight and queen.";
 
-/// Default depth in plies: in the built-in example the refuting capture is on ply 4, one
-/// beyond the horizon.
-pub const HORIZON_DEPTH: i32 = 3;
+/// Default depth in plies: in the built-in example the refuting capture (...exd4) is on ply
+/// 2, one beyond the horizon. (At depth 3 the selective search now avoids Qxd4 without
+/// quiescence too: the pruning of iteration 3 uses the TT scores of iteration 2, which saw
+/// ...exd4.)
+pub const HORIZON_DEPTH: i32 = 1;
 
 /// One of the two searches.
 #[derive(Clone, Debug, Serialize)]
