@@ -201,6 +201,10 @@ struct TuneArgs {
     /// Report the error every this many epochs.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
     report_every: u64,
+    /// Replace each position by the leaf of its quiescence line (the position the
+    /// evaluation is really applied to in search) before tracing it.
+    #[arg(long)]
+    resolve: bool,
     /// Write the tuned weights file here (e.g. src/eval/weights.rs) instead of standard
     /// output.
     #[arg(short, long, value_name = "FILE")]
@@ -210,7 +214,8 @@ struct TuneArgs {
 fn cmd_tune(args: TuneArgs) -> ExitCode {
     use lull::eval::layout::{render_weights, WEIGHTS};
     use lull::tools::tune::{
-        error, find_k, float_weights, largest_changes, load, round_weights, tune, TuneConfig,
+        error, find_k, float_weights, largest_changes, load, load_resolved, quiescence_leaf,
+        round_weights, tune, TuneConfig,
     };
     if !(args.lr > 0.0 && args.lr.is_finite())
         || args.k.is_some_and(|k| !(k > 0.0 && k.is_finite()))
@@ -235,7 +240,20 @@ fn cmd_tune(args: TuneArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (mut entries, errors) = load(&text, args.positions_limit);
+    let mut resolved = 0usize;
+    let (mut entries, errors) = if args.resolve {
+        let mut engine = lull::search::Engine::new(1);
+        load_resolved(&text, args.positions_limit, |board| {
+            let leaf = quiescence_leaf(&mut engine, board.clone());
+            resolved += usize::from(leaf != board);
+            leaf
+        })
+    } else {
+        load(&text, args.positions_limit)
+    };
+    if args.resolve {
+        eprintln!("{resolved} positions replaced by the leaf of their quiescence line");
+    }
     drop(text);
     for e in errors.iter().take(10) {
         eprintln!("warning: {}: {e} (skipped)", args.data.display());
@@ -315,12 +333,17 @@ fn cmd_tune(args: TuneArgs) -> ExitCode {
     }
     // 4. The weights file.
     let note = format!(
-        "Tuned by `lull tune` (Texel's method) on {} positions: K = {k:.6}, error {e0:.6} -> {e1:.6},\nvalidation ({} positions) {v0:.6} -> {v1:.6} ({} epochs, lr {}, min count {min_count},\nscore weight {}).",
+        "Tuned by `lull tune` (Texel's method) on {} positions: K = {k:.6}, error {e0:.6} -> {e1:.6},\nvalidation ({} positions) {v0:.6} -> {v1:.6} ({} epochs, lr {}, min count {min_count},\nscore weight {}{}).",
         entries.len(),
         valid.len(),
         args.epochs,
         args.lr,
-        args.score_weight
+        args.score_weight,
+        if args.resolve {
+            ", positions resolved by the quiescence search"
+        } else {
+            ""
+        }
     );
     let source = render_weights(&tuned, &note);
     match &args.output {

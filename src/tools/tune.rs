@@ -137,6 +137,17 @@ pub fn parse_line(line: &str) -> Result<(Board, f32, i32), String> {
 /// Traces the data lines of `text` (at most `limit` positions). Malformed lines are returned
 /// as `line N: why` and skipped; blank lines and `#` comments are ignored.
 pub fn load(text: &str, limit: Option<usize>) -> (Vec<Entry>, Vec<String>) {
+    load_resolved(text, limit, |board| board)
+}
+
+/// As [`load`], but each position is first replaced by `resolve(position)`: with the leaf of
+/// its quiescence line, the eval is fitted where it is meant to be used (Texel's method
+/// evaluates positions through the quiescence search).
+pub fn load_resolved(
+    text: &str,
+    limit: Option<usize>,
+    mut resolve: impl FnMut(Board) -> Board,
+) -> (Vec<Entry>, Vec<String>) {
     let mut entries = Vec::new();
     let mut errors = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -148,11 +159,22 @@ pub fn load(text: &str, limit: Option<usize>) -> (Vec<Entry>, Vec<String>) {
             continue;
         }
         match parse_line(line) {
-            Ok((board, result, score)) => entries.push(Entry::new(&board, result, score)),
+            Ok((board, result, score)) => entries.push(Entry::new(&resolve(board), result, score)),
             Err(e) => errors.push(format!("line {}: {e}", i + 1)),
         }
     }
     (entries, errors)
+}
+
+/// The leaf of the quiescence line of `board` (the board itself when standing pat is best):
+/// the resolver of `lull tune --resolve`.
+pub fn quiescence_leaf(engine: &mut crate::search::Engine, mut board: Board) -> Board {
+    use crate::params::INFINITY;
+    let pos = crate::position::Position::from_board(board.clone());
+    for mv in engine.quiesce(&pos, -INFINITY, INFINITY, 0).pv {
+        board.play_unchecked(mv);
+    }
+    board
 }
 
 /// The engine's weights as floats.
@@ -375,6 +397,23 @@ mod tests {
     use super::*;
     use crate::eval::evaluate;
     use crate::eval::layout::NUM_WEIGHTS;
+
+    #[test]
+    fn resolving_replaces_a_hanging_queen_by_the_capture_and_keeps_quiet_positions() {
+        let mut engine = crate::search::Engine::new(1);
+        // White to move wins the queen on d5 with exd5; the leaf is the board after it.
+        let text = "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1 | 1.0 | 0\n\
+                    4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 0.5 | 12\n";
+        let (entries, errors) = load_resolved(text, None, |b| quiescence_leaf(&mut engine, b));
+        assert!(errors.is_empty());
+        let after: Board = "4k3/8/8/3P4/8/8/8/4K3 b - - 0 1".parse().unwrap();
+        assert_eq!(entries[0], Entry::new(&after, 1.0, 0));
+        let quiet: Board = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
+        assert_eq!(entries[1], Entry::new(&quiet, 0.5, 12));
+        // Without resolving, the first entry is the position as written.
+        let (plain, _) = load(text, None);
+        assert_ne!(plain[0], entries[0]);
+    }
 
     /// A synthetic set: random sparse features, results drawn from `sigmoid(k0 * eval)` of
     /// hidden weights (as expected scores, so the best fit is known).
