@@ -96,7 +96,7 @@ fn horizon_score_flips_from_plus_300_to_minus_700() {
 /// captures-only quiescence search is tempted to push pawns into the diagonal (c4-c3, d5-d4,
 /// b3-b2) to move the loss past the horizon. The real defence is ...f6: it blocks the
 /// diagonal with a pawn that the rook and queen defend, and after Bxf6 Rxf6 gxf6 the queen is
-/// free (Stockfish at depth 20: f6, 0.00). At 8 plies Lull finds ...f6 with its default
+/// free (Stockfish at depth 20: f6, 0.00). At 10 plies Lull finds ...f6 with its default
 /// quiescence search; the README documents the choice under each option.
 #[test]
 fn pinned_queen_with_pawn_sacrifices() {
@@ -110,7 +110,7 @@ fn pinned_queen_with_pawn_sacrifices() {
     ];
     for (name, f) in configs {
         let mut e = engine_with(f);
-        let r = search(&mut e, &p, 8, &[]);
+        let r = search(&mut e, &p, 10, &[]);
         let best = r.best_move.map(|m| p.move_to_uci(m)).unwrap_or_default();
         eprintln!("{name}: best {best} score {} nodes {}", r.score, r.nodes);
         if name.starts_with("default") {

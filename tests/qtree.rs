@@ -22,35 +22,35 @@ use lull::tools::qtree::{
 /// piece squares, mobility, pawn structure, king safety and tempo; the test checks each
 /// against it), so a change of the evaluation means re-deriving them here.
 ///
-/// * Root (White, window (-inf, +inf)): stand pat 518. Alpha = 518. Captures, in order: Bxd5
+/// * Root (White, window (-inf, +inf)): stand pat 515. Alpha = 515. Captures, in order: Bxd5
 ///   (rook for bishop: exchange +175, a good capture; the rook is the most valuable victim,
 ///   so first), Rxa6 (nothing defends a6: SEE +100, good), Nxh6+ (gxh6 wins the knight for
 ///   a pawn: SEE -225, a bad capture, last).
-/// * Bxd5 (Black): window (-(MATE-1), -518): the root's beta was clamped to MATE-1 by mate
-///   distance pruning before the child was entered. Stand pat -1048 < beta. The only
+/// * Bxd5 (Black): window (-(MATE-1), -515): the root's beta was clamped to MATE-1 by mate
+///   distance pruning before the child was entered. Stand pat -1040 < beta. The only
 ///   capture is exd5 (pawn takes bishop, +225).
-///   * exd5 (White): window (518, 1048). Stand pat 732 < 1048; alpha = 732. Rxa6 (SEE +100)
+///   * exd5 (White): window (515, 1040). Stand pat 699 < 1040; alpha = 699. Rxa6 (SEE +100)
 ///     first, then Nxh6+ (SEE -225).
-///     * Rxa6 (Black): window (-1048, -732). Stand pat -826 < -732; Black has no capture
-///       left: score -826.
-///     * Back at exd5: 826 > alpha, < beta: alpha = 826. Nxh6+: delta does not prune it
-///       (732 + 100 + 200 = 1032 > 826), SEE does (-225 < 0): a SEE-pruned leaf.
-///       All moves searched: score 826.
-///   * Back at Bxd5: -826 > -1048 but < beta -518: all moves searched, score -826.
-/// * Root: 826 > 518: alpha = 826 (PV Bxd5 exd5 Rxa6).
-///   * Rxa6: delta-pruned: 518 + 100 + 200 = 818 cannot reach alpha 826.
+///     * Rxa6 (Black): window (-1040, -699). Stand pat -816 < -699; Black has no capture
+///       left: score -816.
+///     * Back at exd5: 816 > alpha, < beta: alpha = 816. Nxh6+: delta does not prune it
+///       (699 + 100 + 200 = 999 > 816), SEE does (-225 < 0): a SEE-pruned leaf.
+///       All moves searched: score 816.
+///   * Back at Bxd5: -816 > -1040 but < beta -515: all moves searched, score -816.
+/// * Root: 816 > 515: alpha = 816 (PV Bxd5 exd5 Rxa6).
+///   * Rxa6: delta-pruned: 515 + 100 + 200 = 815 cannot reach alpha 816.
 ///   * Nxh6+: delta-pruned likewise (delta is tested before SEE).
-///   * All moves searched: score 826.
+///   * All moves searched: score 816.
 ///
 /// So: 4 searched nodes and 3 pruned leaves.
 const HAND_FEN: &str = "6k1/6p1/p3p2p/3r4/6N1/1B6/5PPP/R5K1 w - - 0 1";
 
 /// The text tree of [`HAND_FEN`], exactly.
 const HAND_TREE: &str = "\
-root  W  [-inf, +inf]  stand pat +518  score +826  all moves searched
-├─ *Bxd5  B  [-M1, -518]  stand pat -1048  score -826  all moves searched
-│  └─ *exd5  W  [+518, +1048]  stand pat +732  score +826  all moves searched
-│     ├─ *Rxa6  B  [-1048, -732]  stand pat -826  score -826  no captures left
+root  W  [-inf, +inf]  stand pat +515  score +816  all moves searched
+├─ *Bxd5  B  [-M1, -515]  stand pat -1040  score -816  all moves searched
+│  └─ *exd5  W  [+515, +1040]  stand pat +699  score +816  all moves searched
+│     ├─ *Rxa6  B  [-1040, -699]  stand pat -816  score -816  no captures left
 │     └─ Nxh6+  SEE pruned (exchange -225)
 ├─ Rxa6  delta pruned (cannot reach alpha)
 └─ Nxh6+  delta pruned (cannot reach alpha)
@@ -124,7 +124,7 @@ fn check_negamax(node: &QNode) {
 fn hand_checked_tree_node_by_node() {
     let (p, t) = tree_of(HAND_FEN, 1000);
     assert!(!t.truncated);
-    assert_eq!(t.score, 826);
+    assert_eq!(t.score, 816);
     assert_eq!(t.pv, ["Bxd5", "exd5", "Rxa6"]);
     assert_eq!((t.node_count(), t.pruned_count()), (4, 3));
     let root = t.root.as_ref().expect("a tree");
@@ -132,9 +132,9 @@ fn hand_checked_tree_node_by_node() {
 
     assert_eq!(root.label, "root");
     assert_eq!((root.alpha, root.beta), (-INFINITY, INFINITY));
-    assert_eq!(root.stand_pat, Some(518));
+    assert_eq!(root.stand_pat, Some(515));
     assert_eq!(root.stand_pat, Some(evaluate(p.board())));
-    assert_eq!(root.result, Some((826, QEnd::AllSearched)));
+    assert_eq!(root.result, Some((816, QEnd::AllSearched)));
     let kids: Vec<String> = root
         .children
         .iter()
@@ -147,22 +147,22 @@ fn hand_checked_tree_node_by_node() {
 
     let bxd5 = root.child("Bxd5").expect("Bxd5 searched");
     assert!(bxd5.on_pv);
-    assert_eq!((bxd5.alpha, bxd5.beta), (-(MATE - 1), -518));
-    assert_eq!(bxd5.stand_pat, Some(-1048));
-    assert_eq!(bxd5.result, Some((-826, QEnd::AllSearched)));
+    assert_eq!((bxd5.alpha, bxd5.beta), (-(MATE - 1), -515));
+    assert_eq!(bxd5.stand_pat, Some(-1040));
+    assert_eq!(bxd5.result, Some((-816, QEnd::AllSearched)));
     assert_eq!(bxd5.children.len(), 1);
 
     let exd5 = bxd5.child("exd5").expect("exd5 searched");
-    assert_eq!((exd5.alpha, exd5.beta), (518, 1048));
-    assert_eq!(exd5.stand_pat, Some(732));
-    assert_eq!(exd5.result, Some((826, QEnd::AllSearched)));
+    assert_eq!((exd5.alpha, exd5.beta), (515, 1040));
+    assert_eq!(exd5.stand_pat, Some(699));
+    assert_eq!(exd5.result, Some((816, QEnd::AllSearched)));
     assert_eq!(exd5.children.len(), 2);
 
     let deep_rxa6 = exd5.child("Rxa6").expect("Rxa6 searched");
     assert!(deep_rxa6.on_pv);
-    assert_eq!((deep_rxa6.alpha, deep_rxa6.beta), (-1048, -732));
-    assert_eq!(deep_rxa6.stand_pat, Some(-826));
-    assert_eq!(deep_rxa6.result, Some((-826, QEnd::Quiet)));
+    assert_eq!((deep_rxa6.alpha, deep_rxa6.beta), (-1040, -699));
+    assert_eq!(deep_rxa6.stand_pat, Some(-816));
+    assert_eq!(deep_rxa6.result, Some((-816, QEnd::Quiet)));
     assert!(deep_rxa6.children.is_empty());
 
     let deep_pruned: Vec<_> = exd5.pruned().collect();
@@ -190,7 +190,7 @@ fn hand_checked_tree_as_text() {
         .collect();
     assert_eq!(tree, HAND_TREE);
     assert!(text.contains("from the point of view of the side to move"));
-    assert!(text.contains("result +826 for White; PV: Bxd5 exd5 Rxa6"));
+    assert!(text.contains("result +816 for White; PV: Bxd5 exd5 Rxa6"));
     assert!(text.contains("7 nodes shown: 4 searched, 3 pruned leaves"));
     assert!(!text.contains("TRUNCATED"));
 
@@ -202,12 +202,12 @@ fn hand_checked_tree_as_text() {
 
 #[test]
 fn window_from_the_command_line() {
-    // Root window (-50, 50): the stand pat 518 already reaches beta.
+    // Root window (-50, 50): the stand pat 515 already reaches beta.
     let out = lull(&["qtree", HAND_FEN, "--alpha", "-50", "--beta", "50"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("root  W  [-50, +50]  stand pat +518  score +518  stand pat >= beta"),
+        text.contains("root  W  [-50, +50]  stand pat +515  score +515  stand pat >= beta"),
         "{text}"
     );
     assert!(text.contains("1 nodes shown: 1 searched, 0 pruned leaves"));
