@@ -3,8 +3,11 @@
 //! The library exposes every piece a Rust user (or a student) may want to call directly:
 //! [`position::Position`] (board, history, UCI move notation), [`eval::evaluate`], the static
 //! exchange evaluator [`search::see`], the searcher [`search::Searcher`] with its
-//! [`search::QSearchOptions`], the transposition table [`tt::TranspositionTable`], [`perft`]
-//! and the UCI and XBoard front ends [`uci`] and [`xboard`].
+//! [`search::QSearchOptions`], the transposition table [`tt::TranspositionTable`], [`perft`],
+//! the option table [`options`], the Polyglot book library [`book`] and the front ends in
+//! [`protocol`]: one engine session ([`protocol::session::Session`]) behind the UCI and XBoard
+//! skins ([`protocol::uci`], [`protocol::xboard`]). The search reports structured iterations;
+//! all protocol text is written in [`protocol`].
 
 pub mod bench;
 pub mod book;
@@ -14,12 +17,11 @@ pub mod options;
 pub mod params;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod san;
 pub mod search;
 pub mod time;
 pub mod tools;
 pub mod tt;
-pub mod uci;
-pub mod xboard;
 
 pub use cozy_chess;

@@ -670,15 +670,15 @@ fn main() -> ExitCode {
     }
     match cli.command {
         None => {
-            lull::xboard::run_default();
+            lull::protocol::run_default();
             ExitCode::SUCCESS
         }
         Some(Command::Uci) => {
-            lull::uci::Uci::new().run();
+            lull::protocol::uci::Uci::new().run();
             ExitCode::SUCCESS
         }
         Some(Command::Xboard) => {
-            lull::xboard::Xboard::new().run();
+            lull::protocol::xboard::Xboard::new().run();
             ExitCode::SUCCESS
         }
         Some(Command::Bench {

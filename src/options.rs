@@ -1,25 +1,31 @@
-//! The engine's UCI options in one table: names, types, defaults and ranges, how a value is
-//! checked, and how it is applied to an [`Engine`]. The UCI front end announces the table and
-//! the tools (`lull solve --option Name=Value`) use the same code, so that an option means the
-//! same everywhere.
+//! The options in one table: each with its name, type, default and range, its scope (the
+//! search engine, the opening book of the front end, or the front end itself) and its setter.
+//! The UCI front end announces the table, the XBoard front end maps its engine options to
+//! `feature option=…`, and the tools (`lull solve --option Name=Value`) use the same code, so
+//! that an option means the same everywhere.
 //!
-//! Names are matched case-insensitively, as UCI asks. `Ponder`, `UCI_Chess960` and the opening
-//! book options (`OwnBook`, `BookFile`, `BookDepth`, `BookBestMove`) are in the table (the
-//! front end announces them) but are not engine settings: the book is consulted by the UCI
-//! front end before it starts a search (see [`crate::book::BookState`]), so [`apply_option`]
-//! checks their value and says that the front end handles them.
+//! Names are matched case-insensitively, as UCI asks. An engine option carries the function
+//! that sets it on an [`Engine`] ([`Apply::Engine`]); the book and front-end options carry
+//! which setting they are ([`BookOption`], [`FrontEndOption`]), and the front end's session
+//! (`crate::protocol::session`) applies them: [`apply_option`] checks their value and says
+//! that the front end handles them.
 
-use crate::book::{DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH};
 use crate::params;
 use crate::position::shorten;
 use crate::search::{Engine, QSearchOptions};
 
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH: i64 = 16_384;
+/// Default `Hash`, in MiB.
+pub const DEFAULT_HASH: usize = 16;
 /// Largest `Threads` value.
 pub const MAX_THREADS: i64 = 256;
 /// Longest value of a string option, in bytes.
 pub const MAX_STRING: usize = 4096;
+/// Default of the `BookDepth` option: the book is consulted in the first this many plies.
+pub const DEFAULT_BOOK_DEPTH: i64 = 16;
+/// Largest `BookDepth`.
+pub const MAX_BOOK_DEPTH: i64 = 1024;
 
 /// The type of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,19 +58,57 @@ pub enum OptionKind {
 pub enum OptionScope {
     /// The search engine ([`apply_option`] sets it).
     Engine,
+    /// The front end's opening book: [`apply_option`] refuses it.
+    Book,
     /// The UCI front end (pondering, move notation): [`apply_option`] refuses it.
     FrontEnd,
 }
 
-/// One option of the table.
+/// The book settings of the front end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookOption {
+    /// `OwnBook`: play book moves.
+    OwnBook,
+    /// `BookFile`: the Polyglot file to load.
+    File,
+    /// `BookDepth`: consult the book in the first this many plies.
+    Depth,
+    /// `BookBestMove`: play the heaviest move instead of a weighted random choice.
+    BestMove,
+}
+
+/// The front end's own settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontEndOption {
+    /// `Ponder`: the GUI may send `go ponder`.
+    Ponder,
+    /// `UCI_Chess960`: Chess960 castling notation.
+    Chess960,
+}
+
+/// Sets a checked value (of the option's kind) on the engine.
+pub type EngineSetter = fn(&mut Engine, &OptionValue) -> Result<(), String>;
+
+/// How an option is applied: its scope, and its setter or the setting it names.
+#[derive(Clone, Copy, Debug)]
+pub enum Apply {
+    /// An engine setting: the function sets it.
+    Engine(EngineSetter),
+    /// A book setting of the front end.
+    Book(BookOption),
+    /// A setting of the front end itself.
+    FrontEnd(FrontEndOption),
+}
+
+/// One option of the table.
+#[derive(Clone, Copy, Debug)]
 pub struct OptionSpec {
     /// The name, as announced.
     pub name: &'static str,
     /// Type, default and range.
     pub kind: OptionKind,
-    /// Who acts on it.
-    pub scope: OptionScope,
+    /// Who applies it, and how.
+    pub apply: Apply,
 }
 
 /// A checked option value.
@@ -80,13 +124,37 @@ pub enum OptionValue {
     Text(String),
 }
 
+impl OptionValue {
+    /// The integer of a spin value (0 for any other kind).
+    pub fn int(&self) -> i64 {
+        match self {
+            Self::Int(n) => *n,
+            _ => 0,
+        }
+    }
+
+    /// The flag of a check value (false for any other kind).
+    pub fn flag(&self) -> bool {
+        matches!(self, Self::Bool(true))
+    }
+}
+
 /// Whether `t` is an optionally signed run of decimal digits (of any length).
-fn is_integer(t: &str) -> bool {
+pub fn is_integer(t: &str) -> bool {
     let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 impl OptionSpec {
+    /// Who acts on the option.
+    pub fn scope(&self) -> OptionScope {
+        match self.apply {
+            Apply::Engine(_) => OptionScope::Engine,
+            Apply::Book(_) => OptionScope::Book,
+            Apply::FrontEnd(_) => OptionScope::FrontEnd,
+        }
+    }
+
     /// The `option name … type …` line of the `uci` answer.
     pub fn uci_line(&self) -> String {
         match self.kind {
@@ -177,51 +245,140 @@ impl OptionSpec {
 /// The table of options, in the order the `uci` command announces them.
 pub fn option_specs() -> Vec<OptionSpec> {
     let q = QSearchOptions::default();
-    let spin = |name, default: i64, min, max| OptionSpec {
+    let spin = |name, default: i64, min, max, set| OptionSpec {
         name,
         kind: OptionKind::Spin { default, min, max },
-        scope: OptionScope::Engine,
+        apply: Apply::Engine(set),
     };
-    let check = |name, default| OptionSpec {
+    let check = |name, default, set| OptionSpec {
         name,
         kind: OptionKind::Check { default },
-        scope: OptionScope::Engine,
+        apply: Apply::Engine(set),
     };
-    let front = |spec: OptionSpec| OptionSpec {
-        scope: OptionScope::FrontEnd,
-        ..spec
+    let other = |name, kind, apply| OptionSpec { name, kind, apply };
+    let front = |name, which| {
+        let kind = OptionKind::Check { default: false };
+        other(name, kind, Apply::FrontEnd(which))
     };
+    // The setters: `v` is checked against the option's kind and range.
     vec![
-        spin("Hash", 16, 1, MAX_HASH),
-        spin("Threads", 1, 1, MAX_THREADS),
-        spin("Move Overhead", params::MOVE_OVERHEAD as i64, 0, 5000),
-        spin("MultiPV", 1, 1, 256),
-        OptionSpec {
-            name: "Clear Hash",
-            kind: OptionKind::Button,
-            scope: OptionScope::Engine,
-        },
-        front(check("Ponder", false)),
-        front(check("UCI_Chess960", false)),
-        front(check("OwnBook", false)),
-        OptionSpec {
-            name: "BookFile",
-            kind: OptionKind::String { default: "" },
-            scope: OptionScope::FrontEnd,
-        },
-        front(spin("BookDepth", DEFAULT_BOOK_DEPTH, 0, MAX_BOOK_DEPTH)),
-        front(check("BookBestMove", false)),
-        check("QSearch", q.enabled),
-        spin("QSearchMaxPly", q.max_ply as i64, 0, 100),
-        spin("QSearchMaxNodes", q.max_nodes as i64, 0, 1_000_000_000),
-        spin("QSearchChecks", q.check_plies as i64, 0, 8),
-        spin("QSearchSEE", q.see_threshold as i64, -10_000, 1000),
-        spin("QSearchDelta", q.delta_margin as i64, 0, 2000),
-        check("QSearchTT", q.use_tt),
-        check("QSearchUnderpromotions", q.underpromotions),
-        check("QSearchPawnPushes", q.pawn_pushes),
-        spin("QSearchRecapturesAfter", q.recaptures_after as i64, 0, 32),
-        spin("QSearchNullMove", q.null_move as i64, 0, 2),
+        spin("Hash", DEFAULT_HASH as i64, 1, MAX_HASH, |e, v| {
+            e.set_hash(v.int() as usize)
+        }),
+        spin("Threads", 1, 1, MAX_THREADS, |e, v| {
+            e.set_threads(v.int() as usize);
+            Ok(())
+        }),
+        spin(
+            "Move Overhead",
+            params::MOVE_OVERHEAD as i64,
+            0,
+            5000,
+            |e, v| {
+                e.options.move_overhead = v.int() as u64;
+                Ok(())
+            },
+        ),
+        spin("MultiPV", 1, 1, 256, |e, v| {
+            e.options.multipv = v.int() as usize;
+            Ok(())
+        }),
+        other(
+            "Clear Hash",
+            OptionKind::Button,
+            Apply::Engine(|e, _| {
+                e.clear();
+                Ok(())
+            }),
+        ),
+        front("Ponder", FrontEndOption::Ponder),
+        front("UCI_Chess960", FrontEndOption::Chess960),
+        other(
+            "OwnBook",
+            OptionKind::Check { default: false },
+            Apply::Book(BookOption::OwnBook),
+        ),
+        other(
+            "BookFile",
+            OptionKind::String { default: "" },
+            Apply::Book(BookOption::File),
+        ),
+        other(
+            "BookDepth",
+            OptionKind::Spin {
+                default: DEFAULT_BOOK_DEPTH,
+                min: 0,
+                max: MAX_BOOK_DEPTH,
+            },
+            Apply::Book(BookOption::Depth),
+        ),
+        other(
+            "BookBestMove",
+            OptionKind::Check { default: false },
+            Apply::Book(BookOption::BestMove),
+        ),
+        check("QSearch", q.enabled, |e, v| {
+            e.options.qs.enabled = v.flag();
+            Ok(())
+        }),
+        spin("QSearchMaxPly", q.max_ply as i64, 0, 100, |e, v| {
+            e.options.qs.max_ply = v.int() as i32;
+            Ok(())
+        }),
+        spin(
+            "QSearchMaxNodes",
+            q.max_nodes as i64,
+            0,
+            1_000_000_000,
+            |e, v| {
+                e.options.qs.max_nodes = v.int() as u64;
+                Ok(())
+            },
+        ),
+        spin("QSearchChecks", q.check_plies as i64, 0, 8, |e, v| {
+            e.options.qs.check_plies = v.int() as i32;
+            Ok(())
+        }),
+        spin(
+            "QSearchSEE",
+            q.see_threshold as i64,
+            -10_000,
+            1000,
+            |e, v| {
+                e.options.qs.see_threshold = v.int() as i32;
+                Ok(())
+            },
+        ),
+        spin("QSearchDelta", q.delta_margin as i64, 0, 2000, |e, v| {
+            e.options.qs.delta_margin = v.int() as i32;
+            Ok(())
+        }),
+        check("QSearchTT", q.use_tt, |e, v| {
+            e.options.qs.use_tt = v.flag();
+            Ok(())
+        }),
+        check("QSearchUnderpromotions", q.underpromotions, |e, v| {
+            e.options.qs.underpromotions = v.flag();
+            Ok(())
+        }),
+        check("QSearchPawnPushes", q.pawn_pushes, |e, v| {
+            e.options.qs.pawn_pushes = v.flag();
+            Ok(())
+        }),
+        spin(
+            "QSearchRecapturesAfter",
+            q.recaptures_after as i64,
+            0,
+            32,
+            |e, v| {
+                e.options.qs.recaptures_after = v.int() as i32;
+                Ok(())
+            },
+        ),
+        spin("QSearchNullMove", q.null_move as i64, 0, 2, |e, v| {
+            e.options.qs.null_move = v.int() as i32;
+            Ok(())
+        }),
     ]
 }
 
@@ -242,46 +399,26 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<(OptionSpec, Opti
 }
 
 /// Sets an engine option from its name and value text (`None` for a button or a missing
-/// value). Unknown names, bad values and front-end options are errors; the engine is then
-/// unchanged.
+/// value). Unknown names, bad values and book or front-end options are errors; the engine is
+/// then unchanged.
 pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Result<(), String> {
     let (spec, value) = parse_option(name, value)?;
-    apply_value(engine, &spec, value)
+    apply_value(engine, &spec, &value)
 }
 
-/// Applies a checked value (see [`parse_option`]) to the engine.
+/// Applies a checked value (see [`parse_option`]) of an engine option to the engine.
 pub fn apply_value(
     engine: &mut Engine,
     spec: &OptionSpec,
-    value: OptionValue,
+    value: &OptionValue,
 ) -> Result<(), String> {
-    if spec.scope == OptionScope::FrontEnd {
-        return Err(format!(
+    match spec.apply {
+        Apply::Engine(set) => set(engine, value),
+        Apply::Book(_) | Apply::FrontEnd(_) => Err(format!(
             "option '{}' is handled by the UCI front end, not by the engine",
             spec.name
-        ));
+        )),
     }
-    let qs = &mut engine.options.qs;
-    match (spec.name, value) {
-        ("Hash", OptionValue::Int(n)) => return engine.set_hash(n as usize),
-        ("Threads", OptionValue::Int(n)) => engine.set_threads(n as usize),
-        ("Move Overhead", OptionValue::Int(n)) => engine.options.move_overhead = n as u64,
-        ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
-        ("Clear Hash", OptionValue::Press) => engine.clear(),
-        ("QSearch", OptionValue::Bool(b)) => qs.enabled = b,
-        ("QSearchMaxPly", OptionValue::Int(n)) => qs.max_ply = n as i32,
-        ("QSearchMaxNodes", OptionValue::Int(n)) => qs.max_nodes = n as u64,
-        ("QSearchChecks", OptionValue::Int(n)) => qs.check_plies = n as i32,
-        ("QSearchSEE", OptionValue::Int(n)) => qs.see_threshold = n as i32,
-        ("QSearchDelta", OptionValue::Int(n)) => qs.delta_margin = n as i32,
-        ("QSearchTT", OptionValue::Bool(b)) => qs.use_tt = b,
-        ("QSearchUnderpromotions", OptionValue::Bool(b)) => qs.underpromotions = b,
-        ("QSearchPawnPushes", OptionValue::Bool(b)) => qs.pawn_pushes = b,
-        ("QSearchRecapturesAfter", OptionValue::Int(n)) => qs.recaptures_after = n as i32,
-        ("QSearchNullMove", OptionValue::Int(n)) => qs.null_move = n as i32,
-        (name, _) => return Err(format!("option '{name}' cannot take that value")),
-    }
-    Ok(())
 }
 
 /// Splits a command-line `Name=Value` (or `Name` alone, for a button) at the first `=`.
@@ -354,8 +491,15 @@ mod tests {
             "option name BookDepth type spin default 16 min 0 max 1024"
         );
         for name in ["OwnBook", "BookFile", "BookDepth", "BookBestMove"] {
-            assert_eq!(find_option(name).unwrap().scope, OptionScope::FrontEnd);
-            assert!(crate::book::is_book_option(name));
+            assert_eq!(find_option(name).unwrap().scope(), OptionScope::Book);
+        }
+        for name in ["Ponder", "UCI_Chess960"] {
+            assert_eq!(find_option(name).unwrap().scope(), OptionScope::FrontEnd);
+        }
+        // Every engine option carries its setter, every other one the setting it names.
+        for s in &specs {
+            let engine = matches!(s.apply, Apply::Engine(_));
+            assert_eq!(engine, s.scope() == OptionScope::Engine, "{}", s.name);
         }
         assert_eq!(
             find_option("QSearchSEE").unwrap().kind,

@@ -1,5 +1,6 @@
 //! A game position: a cozy-chess [`Board`] plus the history the board does not keep
-//! (for repetitions), and the conversion between cozy-chess moves and UCI notation.
+//! (for repetitions), the conversion between cozy-chess moves and UCI notation, and an ASCII
+//! diagram of the board ([`board_ascii`]).
 //!
 //! cozy-chess encodes castling as "king takes own rook" (e1h1). Standard UCI writes the
 //! king's two-square move (e1g1); Chess960 UCI writes king-takes-rook. [`Position::move_to_uci`]
@@ -612,9 +613,49 @@ pub fn attackers_to(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
         & occupied
 }
 
+/// An ASCII diagram of the board, White at the bottom.
+pub fn board_ascii(pos: &Position) -> String {
+    let b = pos.board();
+    let mut out = String::from(" +---+---+---+---+---+---+---+---+\n");
+    for rank in (0..8).rev() {
+        out.push(' ');
+        for file in 0..8 {
+            let sq = cozy_chess::Square::new(
+                cozy_chess::File::index(file),
+                cozy_chess::Rank::index(rank),
+            );
+            let c = match (b.piece_on(sq), b.color_on(sq)) {
+                (Some(p), Some(color)) => {
+                    let ch: char = p.into();
+                    if color == cozy_chess::Color::White {
+                        ch.to_ascii_uppercase()
+                    } else {
+                        ch
+                    }
+                }
+                _ => ' ',
+            };
+            out.push_str(&format!("| {c} "));
+        }
+        out.push_str(&format!(
+            "| {}\n +---+---+---+---+---+---+---+---+\n",
+            rank + 1
+        ));
+    }
+    out.push_str("   a   b   c   d   e   f   g   h");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_board_shows_pieces() {
+        let s = board_ascii(&Position::startpos());
+        assert!(s.contains("| r | n | b | q | k | b | n | r | 8"));
+        assert!(s.contains("| R | N | B | Q | K | B | N | R | 1"));
+    }
 
     #[test]
     fn castling_converts_both_ways() {

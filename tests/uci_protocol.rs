@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use common::{EngineProcess, TIMEOUT};
 use lull::position::Position;
 
-/// `uci.rs` MAX_LINE: the longest accepted input line, in bytes.
+/// `protocol::MAX_LINE`: the longest accepted input line, in bytes.
 const MAX_LINE: usize = 1 << 20;
 /// Required `stop` latency is 50 ms; the tests allow this much on a loaded 2-core machine.
 const STOP_SLACK: Duration = Duration::from_millis(500);

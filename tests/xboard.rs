@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::EngineProcess;
 use lull::position::Position;
-use lull::xboard::{feature_lines, parse_move};
+use lull::protocol::xboard::{feature_lines, parse_move};
 
 /// One running `lull` (see [`EngineProcess`]) with the CECP helpers below.
 struct Engine(EngineProcess);

@@ -1,7 +1,8 @@
 //! Polyglot opening books: the book key of a position, the move encoding, reading and probing a
 //! `.bin` book, and choosing a book move. Building a book from PGN games is in [`build`] (with
-//! the PGN reader in [`pgn`]), the `lull book` commands in [`cli`], and the UCI options in
-//! [`BookState`].
+//! the PGN reader in [`pgn`]) and the `lull book` commands in [`cli`]. This is the Polyglot
+//! library only: the book options and when a front end plays a book move are in
+//! `crate::protocol::book_moves`.
 //!
 //! The format (PolyGlot by Fabien Letouzey): a file of 16-byte entries, big-endian, sorted by
 //! key: `key: u64, move: u16, weight: u16, learn: u32`. The key is a Zobrist hash with the
@@ -36,18 +37,12 @@ use std::path::Path;
 
 use cozy_chess::{Board, Color, Move, Piece, Rank, Square};
 
-use crate::options::OptionValue;
 use crate::position::{shorten, Position};
-use crate::time::Limits;
 
 use keys::RANDOM64;
 
 /// Size of one book entry, in bytes.
 pub const ENTRY_SIZE: usize = 16;
-/// Default of the `BookDepth` option: the book is consulted in the first this many plies.
-pub const DEFAULT_BOOK_DEPTH: i64 = 16;
-/// Largest `BookDepth`.
-pub const MAX_BOOK_DEPTH: i64 = 1024;
 
 /// Offset of the castling keys in [`RANDOM64`].
 const CASTLE_OFFSET: usize = 768;
@@ -395,111 +390,6 @@ pub fn game_ply(board: &Board) -> u32 {
     2 * (full - 1) + u32::from(board.side_to_move() == Color::Black)
 }
 
-/// Whether `name` is one of the book options of the UCI front end.
-pub fn is_book_option(name: &str) -> bool {
-    matches!(name, "OwnBook" | "BookFile" | "BookDepth" | "BookBestMove")
-}
-
-/// The book settings of the UCI front end (options `OwnBook`, `BookFile`, `BookDepth`,
-/// `BookBestMove`) with the loaded book.
-#[derive(Clone, Debug)]
-pub struct BookState {
-    /// `OwnBook`: play book moves.
-    pub own_book: bool,
-    /// `BookFile` as given.
-    pub file: String,
-    /// The book loaded from `file` (`None` when no file is set or it could not be read).
-    pub book: Option<Book>,
-    /// `BookDepth`: the book is consulted while fewer plies than this have been played.
-    pub depth: u32,
-    /// `BookBestMove`: play the heaviest move instead of a weighted random choice.
-    pub best: bool,
-}
-
-impl Default for BookState {
-    fn default() -> Self {
-        Self {
-            own_book: false,
-            file: String::new(),
-            book: None,
-            depth: DEFAULT_BOOK_DEPTH as u32,
-            best: false,
-        }
-    }
-}
-
-impl BookState {
-    /// Applies a checked book option value (see [`is_book_option`]). Returns an information
-    /// line to show (the book loaded) or an error (the book could not be loaded: the engine
-    /// then has no book, and says so).
-    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<Option<String>, String> {
-        match (name, value) {
-            ("OwnBook", OptionValue::Bool(b)) => self.own_book = b,
-            ("BookBestMove", OptionValue::Bool(b)) => self.best = b,
-            ("BookDepth", OptionValue::Int(n)) => self.depth = n.clamp(0, MAX_BOOK_DEPTH) as u32,
-            ("BookFile", OptionValue::Text(path)) => {
-                self.book = None;
-                self.file = path;
-                if self.file.is_empty() {
-                    return Ok(None);
-                }
-                let book = Book::open(Path::new(&self.file))
-                    .map_err(|e| format!("{e}; playing without a book"))?;
-                let line = format!(
-                    "book {} loaded: {} entries",
-                    shorten(&self.file, 200),
-                    book.len()
-                );
-                self.book = Some(book);
-                return Ok(Some(line));
-            }
-            (name, _) => return Err(format!("option '{name}' cannot take that value")),
-        }
-        Ok(None)
-    }
-
-    /// The book move to play at `go`, if the book is on, loaded, within its depth, the search
-    /// is a normal one (not `infinite`, `ponder`, `mate` or restricted by `searchmoves`), and
-    /// the book has a legal move of non-zero weight here. Returns the move with the total
-    /// weight of the position's book moves.
-    pub fn go_move(
-        &self,
-        pos: &Position,
-        limits: &Limits,
-        searchmoves: bool,
-        random: u64,
-    ) -> Option<(BookMove, u32)> {
-        if !self.own_book || limits.infinite || limits.ponder || limits.mate.is_some() {
-            return None;
-        }
-        if searchmoves || game_ply(pos.board()) >= self.depth {
-            return None;
-        }
-        let probe = self.book.as_ref()?.probe(pos.board());
-        let chosen = probe.choose(self.best, random)?;
-        Some((chosen, probe.total_weight()))
-    }
-
-    /// The lines that answer `go` from the book (`info string book move …` and `bestmove`),
-    /// or `None` to search (see [`BookState::go_move`]).
-    pub fn go_answer(
-        &self,
-        pos: &Position,
-        limits: &Limits,
-        searchmoves: bool,
-    ) -> Option<[String; 2]> {
-        let (m, total) = self.go_move(pos, limits, searchmoves, random_u64())?;
-        let uci = pos.move_to_uci(m.mv);
-        Some([
-            format!(
-                "info string book move {uci} (weight {} of {total})",
-                m.weight
-            ),
-            format!("bestmove {uci}"),
-        ])
-    }
-}
-
 /// Plays moves given in UCI (`e2e4`) or SAN (`e4`) notation; the error names the first bad one.
 pub(crate) fn play_moves(pos: &mut Position, moves: &[String]) -> Result<(), String> {
     for (i, text) in moves.iter().enumerate() {
@@ -739,68 +629,6 @@ mod tests {
         let p = book.probe(&after("h2h3"));
         assert!(p.moves.is_empty());
         assert_eq!(p.choose(false, 1), None);
-    }
-
-    #[test]
-    fn book_state_rules() {
-        let mut s = BookState::default();
-        let start = Position::startpos();
-        let key = polyglot_key(start.board());
-        let book = Book::from_entries(vec![Entry {
-            key,
-            code: encode_move("e2e4".parse().unwrap()),
-            weight: 1,
-            learn: 0,
-        }])
-        .unwrap();
-        s.book = Some(book);
-        let clock = Limits {
-            wtime: Some(1000),
-            btime: Some(1000),
-            ..Limits::default()
-        };
-        // Off by default.
-        assert!(s.go_move(&start, &clock, false, 0).is_none());
-        s.set_option("OwnBook", OptionValue::Bool(true)).unwrap();
-        let (m, total) = s.go_move(&start, &clock, false, 0).unwrap();
-        assert_eq!((m.mv.to_string().as_str(), m.weight, total), ("e2e4", 1, 1));
-        let answer = s.go_answer(&start, &clock, false).unwrap();
-        assert_eq!(answer[0], "info string book move e2e4 (weight 1 of 1)");
-        assert_eq!(answer[1], "bestmove e2e4");
-        // Analysis and pondering search instead.
-        for limits in [
-            Limits {
-                infinite: true,
-                ..Limits::default()
-            },
-            Limits {
-                ponder: true,
-                ..clock.clone()
-            },
-            Limits {
-                mate: Some(3),
-                ..Limits::default()
-            },
-        ] {
-            assert!(s.go_move(&start, &limits, false, 0).is_none());
-        }
-        assert!(s.go_move(&start, &clock, true, 0).is_none());
-        // BookDepth 0: never.
-        s.set_option("BookDepth", OptionValue::Int(0)).unwrap();
-        assert!(s.go_move(&start, &clock, false, 0).is_none());
-        // A missing file: an error, and no book.
-        let err = s
-            .set_option(
-                "BookFile",
-                OptionValue::Text("/nonexistent/lull-book.bin".into()),
-            )
-            .unwrap_err();
-        assert!(err.contains("cannot read book file"), "{err}");
-        assert!(s.book.is_none());
-        assert_eq!(
-            s.set_option("BookFile", OptionValue::Text(String::new())),
-            Ok(None)
-        );
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! transposition table (Lazy SMP).
 //!
 //! [`Engine`] is the entry point for library users: it owns the threads' [`Searcher`]s and the
-//! table, and [`Engine::search`] returns a [`SearchResult`]. Progress lines (UCI `info`) go to
-//! an optional sink so that the same code serves the UCI loop, `bench` and the tools.
+//! table, and [`Engine::search`] returns a [`SearchResult`]. Progress goes out as structured
+//! [`SearchReport`]s to an optional sink: the search writes no protocol text, the front ends
+//! (`crate::protocol`) format the reports as UCI `info` lines or XBoard thinking lines.
 
 pub mod alphabeta;
 pub mod ordering;
@@ -103,29 +104,47 @@ pub struct Control {
     pub pondering: AtomicBool,
 }
 
-/// Where progress lines go (each call is one complete line without newline).
-pub type InfoSink = Arc<dyn Fn(&str) + Send + Sync>;
-
-/// One completed iteration of the main thread, for front ends that format their own progress
-/// output (the XBoard thinking lines).
+/// One completed iteration of the main thread: everything a front end prints about it (UCI
+/// `info` lines, XBoard thinking lines and status).
 #[derive(Clone, Debug)]
 pub struct IterationReport {
     /// Depth of the iteration.
     pub depth: i32,
-    /// Deepest ply reached.
+    /// Deepest ply reached (at least `depth`).
     pub seldepth: usize,
-    /// Score in centipawns from the side to move (mate scores near +/- [`MATE`]).
+    /// Score of the best line in centipawns from the side to move (mate scores near +/-
+    /// [`MATE`]).
     pub score: i32,
     /// Nodes searched by all threads so far.
     pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
     /// Milliseconds since the search started.
     pub time_ms: u64,
-    /// The principal variation.
+    /// Transposition-table occupancy in permille.
+    pub hashfull: u32,
+    /// The principal variation of the best line.
     pub pv: Vec<Move>,
+    /// Every line of the iteration, best first (one line without `MultiPV`; the first is
+    /// `score` and `pv`).
+    pub lines: Vec<RootLine>,
 }
 
-/// Where structured iteration reports go.
-pub type ReportSink = Arc<dyn Fn(&IterationReport) + Send + Sync>;
+/// What the main search thread reports while it runs.
+#[derive(Clone, Debug)]
+pub enum SearchReport {
+    /// An iteration completed.
+    Iteration(IterationReport),
+    /// The root has no legal move (or none of the `searchmoves`): nothing is searched. The
+    /// score is `-MATE` when the side to move is checkmated, 0 when stalemated.
+    NoLegalMove {
+        /// Score from the side to move.
+        score: i32,
+    },
+}
+
+/// Where search reports go.
+pub type ReportSink = Arc<dyn Fn(&SearchReport) + Send + Sync>;
 
 /// What a search found.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -181,21 +200,6 @@ fn ser_moves<S: serde::Serializer>(mvs: &[Move], s: S) -> Result<S::Ok, S::Error
     s.collect_seq(mvs.iter().map(|m| m.to_string()))
 }
 
-/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
-pub fn uci_score(score: i32) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        // Mated now (no legal move at the root) is "mate 0", as Stockfish writes it.
-        match (MATE + score + 1) / 2 {
-            0 => "mate 0".to_string(),
-            n => format!("mate -{n}"),
-        }
-    } else {
-        format!("cp {score}")
-    }
-}
-
 /// What [`Engine::quiesce`] found.
 #[derive(Clone, Debug)]
 pub struct QuiesceResult {
@@ -247,7 +251,6 @@ pub struct Searcher {
     root_nodes: Vec<(Move, u64)>,
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
     qnodes_at_start: u64,
-    info: Option<InfoSink>,
     report: Option<ReportSink>,
     /// Recorded quiescence tree, when tracing (`lull qtree`).
     pub(crate) trace: Option<Vec<qsearch::QTrace>>,
@@ -287,7 +290,6 @@ impl Searcher {
             root_best: None,
             root_nodes: Vec::new(),
             qnodes_at_start: 0,
-            info: None,
             report: None,
             trace: None,
             trace_move: None,
@@ -393,12 +395,6 @@ impl Searcher {
         pv
     }
 
-    fn emit(&self, line: &str) {
-        if let Some(sink) = &self.info {
-            sink(line);
-        }
-    }
-
     /// Iterative deepening on this thread. The main thread reports and decides when to stop.
     fn iterate(&mut self, pos: &mut Position, searchmoves: &[Move]) -> SearchResult {
         self.stats = SearchStats::default();
@@ -423,8 +419,10 @@ impl Searcher {
         if self.root_moves.is_empty() {
             // Checkmate or stalemate at the root: nothing to search.
             result.score = if pos.in_check() { -MATE } else { 0 };
-            if self.is_main() {
-                self.emit(&format!("info depth 0 score {}", uci_score(result.score)));
+            if let Some(report) = self.report.as_ref().filter(|_| self.is_main()) {
+                report(&SearchReport::NoLegalMove {
+                    score: result.score,
+                });
             }
             return result;
         }
@@ -520,7 +518,7 @@ impl Searcher {
             result.pv = first.pv.clone();
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
-                self.report_iteration(pos, &result);
+                self.report_iteration(&result);
                 let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
                 let progress = SearchProgress {
                     stability,
@@ -612,56 +610,32 @@ impl Searcher {
         self.time.soft_expired_after(progress)
     }
 
-    fn report_iteration(&self, pos: &Position, r: &SearchResult) {
-        if self.info.is_none() && self.report.is_none() {
+    /// Sends the report of a completed iteration (with `MultiPV`, all its lines).
+    fn report_iteration(&self, r: &SearchResult) {
+        let Some(report) = &self.report else {
             return;
-        }
-        let ms = self.time.elapsed_ms();
-        let nodes = self.total_nodes();
-        if let Some(report) = &self.report {
-            report(&IterationReport {
-                depth: r.depth,
-                seldepth: r.seldepth.max(r.depth as usize),
-                score: r.score,
-                nodes,
-                time_ms: ms,
-                pv: r.pv.clone(),
-            });
-        }
-        if self.info.is_none() {
-            return;
-        }
-        let nps = nodes * 1000 / ms.max(1);
-        let single = [RootLine {
-            score: r.score,
-            pv: r.pv.clone(),
-        }];
-        let lines: &[RootLine] = if r.lines.is_empty() {
-            &single
-        } else {
-            &r.lines
         };
-        for (k, line) in lines.iter().enumerate() {
-            let mut board = pos.board().clone();
-            let mut pv = String::new();
-            for mv in &line.pv {
-                pv.push(' ');
-                pv.push_str(&crate::position::move_to_uci(&board, *mv, pos.chess960()));
-                board.play_unchecked(*mv);
-            }
-            self.emit(&format!(
-                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
-                r.depth,
-                r.seldepth.max(r.depth as usize),
-                k + 1,
-                uci_score(line.score),
-                nodes,
-                nps,
-                self.tt.hashfull(),
-                ms,
-                pv
-            ));
-        }
+        let time_ms = self.time.elapsed_ms();
+        let nodes = self.total_nodes();
+        let lines = if r.lines.is_empty() {
+            vec![RootLine {
+                score: r.score,
+                pv: r.pv.clone(),
+            }]
+        } else {
+            r.lines.clone()
+        };
+        report(&SearchReport::Iteration(IterationReport {
+            depth: r.depth,
+            seldepth: r.seldepth.max(r.depth as usize),
+            score: r.score,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            hashfull: self.tt.hashfull(),
+            pv: r.pv.clone(),
+            lines,
+        }));
     }
 }
 
@@ -674,7 +648,6 @@ pub struct Engine {
     control: Arc<Control>,
     threads: Vec<Searcher>,
     hash_mib: usize,
-    info: Option<InfoSink>,
     report: Option<ReportSink>,
 }
 
@@ -687,20 +660,13 @@ impl Engine {
             control: Arc::new(Control::default()),
             threads: Vec::new(),
             hash_mib,
-            info: None,
             report: None,
         };
         engine.set_threads(1);
         engine
     }
 
-    /// Sets where progress lines go (`None`: silent).
-    pub fn set_info_sink(&mut self, sink: Option<InfoSink>) {
-        self.info = sink;
-    }
-
-    /// Sets where structured iteration reports go (`None`: nowhere). Independent of the
-    /// info sink: a search may feed both.
+    /// Sets where the search reports go (`None`: nowhere, the search is silent).
     pub fn set_report_sink(&mut self, sink: Option<ReportSink>) {
         self.report = sink;
     }
@@ -845,7 +811,6 @@ impl Engine {
             } else {
                 helper_limits.clone()
             };
-            t.info = if i == 0 { self.info.clone() } else { None };
             t.report = if i == 0 { self.report.clone() } else { None };
         }
         let control = Arc::clone(&self.control);

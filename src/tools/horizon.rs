@@ -4,12 +4,12 @@
 
 use serde::Serialize;
 
+use crate::position::board_ascii;
 use crate::position::Position;
 use crate::san::{line_to_san, move_to_san};
 use crate::search::{Engine, SearchResult};
 use crate::time::Limits;
 use crate::tools::{score_text, wrap_words};
-use crate::uci::board_ascii;
 
 /// The built-in example (see [`HORIZON_NOTE`]): White's queen can take a knight that only a
 /// pawn defends, and the recapture opens a file.
@@ -60,7 +60,7 @@ pub struct HorizonReport {
 /// Searches `pos` to `depth` with a fresh engine, the quiescence search on or off.
 pub fn search_once(pos: &Position, depth: i32, qsearch: bool, hash_mib: usize) -> HorizonRun {
     let mut engine = Engine::new(hash_mib.max(1));
-    engine.set_info_sink(None);
+    engine.set_report_sink(None);
     engine.options.qs.enabled = qsearch;
     let result = engine.search(pos, &Limits::depth(depth), &[]);
     let board = pos.board();

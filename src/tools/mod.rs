@@ -10,7 +10,7 @@ pub mod qtree;
 pub mod solve;
 pub mod tune;
 
-use crate::search::uci_score;
+use crate::protocol::uci::uci_score;
 
 /// A score as UCI writes it: `cp 35`, `mate 3`, `mate -2`.
 pub fn score_text(score: i32) -> String {

@@ -22,10 +22,10 @@ use cozy_chess::{Board, Color, Move, Piece, Square};
 
 use crate::options::{apply_option, split_assignment};
 use crate::params::{INFINITY, MATE, MATE_BOUND};
+use crate::position::board_ascii;
 use crate::position::Position;
 use crate::san::move_to_san;
 use crate::search::{see, Engine, QEnd, QPrune, QTrace, QuiesceResult};
-use crate::uci::board_ascii;
 
 /// The built-in position: an exchange on d5 and an overloaded defender. White's knight,
 /// bishop and rook attack the pawn on d5, Black's knight and rook defend it, and the knight on
@@ -1134,7 +1134,7 @@ pub fn run_qtree(args: &QtreeArgs) -> Result<String, String> {
         ));
     }
     let mut engine = Engine::new(QTREE_HASH_MIB);
-    engine.set_info_sink(None);
+    engine.set_report_sink(None);
     for opt in &args.options {
         let (name, value) = split_assignment(opt);
         apply_option(&mut engine, name, value).map_err(|e| format!("--option {opt}: {e}"))?;

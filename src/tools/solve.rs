@@ -97,7 +97,7 @@ impl SolveConfig {
     /// An engine set up as configured (hash, threads, options), silent.
     pub fn make_engine(&self) -> Result<Engine, String> {
         let mut engine = Engine::new(self.hash_mib.max(1));
-        engine.set_info_sink(None);
+        engine.set_report_sink(None);
         engine.set_threads(self.threads.max(1));
         for (name, value) in &self.options {
             apply_option(&mut engine, name, value.as_deref())

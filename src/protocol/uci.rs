@@ -1,112 +1,39 @@
-//! The UCI front end: reads commands from stdin, runs the search on its own thread, answers
-//! on stdout. Bad input never ends the engine: it gets one `info string error: …` line and the
-//! previous state stays.
+//! The UCI skin of the session: parses UCI command lines, drives the [`Session`] and formats
+//! its answers (`info` lines from the search's reports, `bestmove`, the `uci` option list).
+//! Bad input never ends the engine: it gets one `info string error: …` line and the previous
+//! state stays.
 
-use std::io::{self, BufRead, Write};
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use cozy_chess::Move;
 
-use crate::book::{is_book_option, BookState};
-use crate::options::{apply_value, option_specs, parse_option, OptionScope, OptionValue};
-use crate::params::MAX_DEPTH;
+use super::session::{Joined, Session};
+use super::{run_loop, say, Frontend, ENGINE_AUTHOR, ENGINE_NAME, MAX_GO_MS};
+use crate::options::{is_integer, option_specs, parse_option};
+use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
 use crate::position::shorten as truncate;
-use crate::position::{move_to_uci, Position};
-use crate::search::{Control, Engine, SearchResult};
+use crate::position::{board_ascii, move_to_uci, Position};
+use crate::search::{ReportSink, SearchReport, SearchResult};
 use crate::time::Limits;
 
-/// Engine name and version, as sent by `id name`.
-pub const ENGINE_NAME: &str = concat!("Lull ", env!("CARGO_PKG_VERSION"));
-/// Author line.
-pub const ENGINE_AUTHOR: &str = "the Lull developers";
-/// Longest accepted input line, in bytes (a 1000-move game fits many times over).
-pub const MAX_LINE: usize = 1 << 20;
 /// Largest `Hash` value, in MiB (the option table's, re-exported).
 pub use crate::options::MAX_HASH;
-/// Largest time accepted in `go` (wtime, btime, winc, binc, movetime), in milliseconds: about
-/// 31 years. Larger values are clamped, so that the time arithmetic cannot overflow.
-pub const MAX_GO_MS: u64 = 1_000_000_000_000;
-
-/// Prints one line to stdout and flushes it.
-pub fn say(line: &str) {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
 
 /// Prints an error line.
 fn error(what: &str) {
     say(&format!("info string error: {what}"));
 }
 
-/// Reads one line of at most `max` bytes. `Ok(None)` at end of input; an over-long line is
-/// consumed to its end and reported as an error, as is invalid UTF-8.
-pub fn read_line_bounded(
-    reader: &mut impl BufRead,
-    max: usize,
-) -> io::Result<Option<Result<String, String>>> {
-    let mut buf = Vec::new();
-    let mut too_long = false;
-    let mut saw_any = false;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            if !saw_any {
-                return Ok(None);
-            }
-            break;
-        }
-        saw_any = true;
-        if let Some(i) = available.iter().position(|&b| b == b'\n') {
-            if !too_long && buf.len() + i <= max {
-                buf.extend_from_slice(&available[..i]);
-            } else {
-                too_long = true;
-            }
-            reader.consume(i + 1);
-            break;
-        }
-        let n = available.len();
-        if !too_long && buf.len() + n <= max {
-            buf.extend_from_slice(available);
-        } else {
-            too_long = true;
-            buf.clear();
-        }
-        reader.consume(n);
-    }
-    if too_long {
-        return Ok(Some(Err(format!("line longer than {max} bytes ignored"))));
-    }
-    Ok(Some(
-        String::from_utf8(buf).map_err(|_| "line is not valid UTF-8".to_string()),
-    ))
-}
-
-/// The UCI session state.
+/// The UCI skin: the session and the state of the running search that only UCI needs.
 pub struct Uci {
-    engine: Option<Engine>,
-    search: Option<JoinHandle<Engine>>,
-    control: Arc<Control>,
+    session: Session,
     /// Set by the search thread just before it prints its `bestmove`.
     answered: Arc<AtomicBool>,
     /// Whether the running search has no limit of its own (infinite, ponder, or no depth,
     /// node, time or clock limit): at end of input it is stopped rather than awaited.
     endless: bool,
-    pos: Position,
-    chess960: bool,
-    ponder: bool,
-    /// The opening book options and the loaded book.
-    book: BookState,
 }
 
 impl Default for Uci {
@@ -115,48 +42,38 @@ impl Default for Uci {
     }
 }
 
+impl Frontend for Uci {
+    fn handle(&mut self, line: &str) -> bool {
+        Uci::handle(self, line)
+    }
+
+    fn unreadable(&mut self, why: &str) {
+        error(why);
+    }
+
+    fn end_of_input(&mut self) {
+        // Finish a bounded search, stop an endless one (nobody can send `stop` or `ponderhit`
+        // any more), then exit.
+        if self.endless || self.session.control().pondering.load(Ordering::Relaxed) {
+            self.session.stop();
+        }
+        self.wait();
+    }
+}
+
 impl Uci {
     /// A fresh session: start position, 16 MiB hash, one thread.
     pub fn new() -> Self {
-        let mut engine = Engine::new(16);
-        engine.set_info_sink(Some(Arc::new(|line: &str| say(line))));
-        let control = engine.control();
         Self {
-            engine: Some(engine),
-            search: None,
-            control,
+            session: Session::new(),
             answered: Arc::new(AtomicBool::new(false)),
             endless: false,
-            pos: Position::startpos(),
-            chess960: false,
-            ponder: false,
-            book: BookState::default(),
         }
     }
 
     /// Runs the loop on stdin until `quit` or end of input.
     pub fn run(&mut self) {
-        let stdin = io::stdin();
-        let mut reader = stdin.lock();
-        loop {
-            match read_line_bounded(&mut reader, MAX_LINE) {
-                Ok(None) | Err(_) => {
-                    // End of input: finish a bounded search, stop an endless one (nobody can
-                    // send `stop` or `ponderhit` any more), then exit.
-                    if self.endless || self.control.pondering.load(Ordering::Relaxed) {
-                        self.stop_search();
-                    }
-                    self.wait();
-                    return;
-                }
-                Ok(Some(Err(e))) => error(&e),
-                Ok(Some(Ok(line))) => {
-                    if !self.handle(&line) {
-                        return;
-                    }
-                }
-            }
-        }
+        run_loop(self);
     }
 
     /// Handles one command line. Returns false on `quit`.
@@ -170,7 +87,7 @@ impl Uci {
         let cmd = tokens[0];
         let args = &tokens[1..];
         match cmd {
-            "uci" => self.cmd_uci(),
+            "uci" => cmd_uci(),
             "isready" => say("readyok"),
             "ucinewgame" => {
                 if let Some(engine) = self.engine_idle("ucinewgame") {
@@ -180,24 +97,28 @@ impl Uci {
             "setoption" => self.cmd_setoption(args),
             "position" => self.cmd_position(args),
             "go" => self.cmd_go(args),
-            "stop" => self.stop_search(),
+            "stop" => self.session.stop(),
             "ponderhit" => {
-                self.control.pondering.store(false, Ordering::Relaxed);
+                self.session
+                    .control()
+                    .pondering
+                    .store(false, Ordering::Relaxed);
             }
             "quit" => {
-                self.stop_search();
+                self.session.stop();
                 self.wait();
                 return false;
             }
             "debug" | "register" => {}
             "d" => {
-                say(&board_ascii(&self.pos));
-                say(&format!("Fen: {}", self.pos.fen()));
-                say(&format!("Key: {:016x}", self.pos.hash()));
+                let pos = &self.session.pos;
+                say(&board_ascii(pos));
+                say(&format!("Fen: {}", pos.fen()));
+                say(&format!("Key: {:016x}", pos.hash()));
             }
             "eval" => say(&format!(
                 "info string eval {} cp (side to move)",
-                crate::eval::evaluate(self.pos.board())
+                crate::eval::evaluate(self.session.pos.board())
             )),
             "bench" => {
                 let depth = match args.first() {
@@ -213,9 +134,7 @@ impl Uci {
                     },
                 };
                 if let Some(engine) = self.engine_idle("bench") {
-                    engine.set_info_sink(None);
                     let r = crate::bench::run_bench(engine, depth, |_, _, _| {});
-                    engine.set_info_sink(Some(Arc::new(|line: &str| say(line))));
                     say(&format!("{} nodes {} nps", r.nodes, r.nps));
                 }
             }
@@ -224,43 +143,28 @@ impl Uci {
         true
     }
 
-    /// Tells a running search to end now (`stop`).
-    fn stop_search(&self) {
-        self.control.pondering.store(false, Ordering::Relaxed);
-        self.control.stop.store(true, Ordering::Relaxed);
-    }
-
     /// Whether a search is running and not about to end. A search that was told to stop, or
     /// stopped by itself (its thread sets the stop flag as it ends, and `answered` once it has
     /// printed `bestmove`), is as good as finished: commands wait for it instead of being
     /// refused, since a GUI may send them as soon as it reads `bestmove` or sends `stop`.
     fn search_running(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.session.search_running()
             && !self.answered.load(Ordering::Acquire)
-            && !self.control.stop.load(Ordering::Relaxed)
+            && !self.session.control().stop.load(Ordering::Relaxed)
     }
 
     /// Joins a running search, if any, and takes its engine back.
     fn wait(&mut self) {
-        if let Some(handle) = self.search.take() {
-            match handle.join() {
-                Ok(engine) => self.engine = Some(engine),
-                Err(_) => {
-                    // The search thread panicked (a bug): keep the engine alive with a fresh
-                    // state so that the GUI can go on.
-                    error("search thread failed; engine state was reset");
-                    let mut engine = Engine::new(16);
-                    engine.set_info_sink(Some(Arc::new(|line: &str| say(line))));
-                    self.control = engine.control();
-                    self.engine = Some(engine);
-                }
-            }
+        if let Some(Joined::Lost) = self.session.join() {
+            // The search thread died (a bug): the session rebuilt the engine with the user's
+            // options, so that the GUI can go on.
+            error("search thread failed; engine state was reset");
         }
     }
 
     /// The engine if no search is running (reclaims a finished or finishing search);
     /// otherwise an error.
-    fn engine_idle(&mut self, what: &str) -> Option<&mut Engine> {
+    fn engine_idle(&mut self, what: &str) -> Option<&mut crate::search::Engine> {
         if self.search_running() {
             error(&format!(
                 "'{what}' ignored: a search is running (send 'stop' first)"
@@ -268,16 +172,7 @@ impl Uci {
             return None;
         }
         self.wait();
-        self.engine.as_mut()
-    }
-
-    fn cmd_uci(&self) {
-        say(&format!("id name {ENGINE_NAME}"));
-        say(&format!("id author {ENGINE_AUTHOR}"));
-        for spec in option_specs() {
-            say(&spec.uci_line());
-        }
-        say("uciok");
+        self.session.engine_mut()
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
@@ -303,28 +198,13 @@ impl Uci {
                 return;
             }
         };
-        let Some(engine) = self.engine_idle("setoption") else {
-            return;
-        };
-        if spec.scope == OptionScope::Engine {
-            if let Err(e) = apply_value(engine, &spec, value) {
-                error(&e);
-            }
+        if self.engine_idle("setoption").is_none() {
             return;
         }
-        // The front end's own options.
-        match (spec.name, value) {
-            ("Ponder", OptionValue::Bool(b)) => self.ponder = b,
-            ("UCI_Chess960", OptionValue::Bool(b)) => {
-                self.chess960 = b;
-                self.pos.set_chess960(b);
-            }
-            (name, value) if is_book_option(name) => match self.book.set_option(name, value) {
-                Ok(Some(info)) => say(&format!("info string {info}")),
-                Ok(None) => {}
-                Err(e) => error(&e),
-            },
-            (name, _) => error(&format!("option '{name}' cannot take that value")),
+        match self.session.set_option(&spec, value) {
+            Ok(Some(info)) => say(&format!("info string {info}")),
+            Ok(None) => {}
+            Err(e) => error(&e),
         }
     }
 
@@ -360,7 +240,7 @@ impl Uci {
                 return;
             }
         };
-        pos.set_chess960(self.chess960);
+        pos.set_chess960(self.session.chess960);
         if let Some(i) = moves_at {
             for (n, text) in args[i + 1..].iter().enumerate() {
                 match pos.parse_uci_move(text) {
@@ -376,7 +256,7 @@ impl Uci {
                 }
             }
         }
-        self.pos = pos;
+        self.session.pos = pos;
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
@@ -384,7 +264,7 @@ impl Uci {
         // `stop`) is stopped and answered first.
         if self.search_running() {
             error("'go' while a search is running: stopping that search first");
-            self.stop_search();
+            self.session.stop();
         }
         self.wait();
         if args.first() == Some(&"perft") {
@@ -436,7 +316,7 @@ impl Uci {
                 "searchmoves" => {
                     consumed = 1;
                     while let Some(t) = args.get(i + consumed) {
-                        match self.pos.parse_uci_move(t) {
+                        match self.session.pos.parse_uci_move(t) {
                             Ok(mv) => {
                                 searchmoves.push(mv);
                                 consumed += 1;
@@ -460,72 +340,59 @@ impl Uci {
             i += consumed;
         }
         // A book move is played at once, without a search.
+        let pos = &self.session.pos;
         if let Some(lines) = self
+            .session
             .book
-            .go_answer(&self.pos, &limits, !searchmoves.is_empty())
+            .go_answer(pos, &limits, !searchmoves.is_empty())
         {
             for line in lines {
                 say(&line);
             }
             return;
         }
-        let Some(mut engine) = self.engine.take() else {
-            return;
-        };
-        let own_clock = match self.pos.side_to_move() {
+        let own_clock = match pos.side_to_move() {
             cozy_chess::Color::White => limits.wtime,
             cozy_chess::Color::Black => limits.btime,
         };
-        self.endless = limits.infinite
+        let endless = limits.infinite
             || limits.ponder
             || (limits.depth.is_none()
                 && limits.nodes.is_none()
                 && limits.movetime.is_none()
                 && own_clock.is_none());
-        let pos = self.pos.clone();
+        let pos = pos.clone();
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
-        self.control.stop.store(false, Ordering::Relaxed);
-        self.control
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
-        let handle = std::thread::Builder::new()
-            .name("lull-search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    engine.search_keep_flags(&pos, &limits, &searchmoves)
-                }));
-                let line = match outcome {
-                    Ok(result) => {
+        let report = info_reporter(pos.clone());
+        self.endless = endless;
+        let started = self.session.start_search(
+            pos,
+            limits,
+            searchmoves,
+            Some(report),
+            move |pos, result| {
+                let line = match result {
+                    Some(result) => {
                         say(&format!("info string {}", result.stats.summary_line()));
-                        bestmove_line(&pos, &result)
+                        bestmove_line(pos, result)
                     }
-                    Err(_) => {
-                        // A bug in the search: the GUI still gets its move, and the tables,
-                        // possibly half-written, are cleared.
+                    None => {
+                        // A bug in the search: the GUI still gets its move, and the session
+                        // rebuilds the engine, whose tables may be half-written.
                         error("the search failed (internal error); playing a legal move");
-                        engine.clear();
-                        fallback_bestmove(&pos)
+                        fallback_bestmove(pos)
                     }
                 };
                 // Set before the GUI can read `bestmove` and answer with its next command,
                 // which then waits for this thread instead of being refused.
                 answered.store(true, Ordering::Release);
                 say(&line);
-                engine
-            });
-        match handle {
-            Ok(h) => self.search = Some(h),
-            Err(e) => {
-                error(&format!("cannot start the search thread: {e}"));
-                // The engine moved into the failed closure is gone: start afresh.
-                let mut engine = Engine::new(16);
-                engine.set_info_sink(Some(Arc::new(|line: &str| say(line))));
-                self.control = engine.control();
-                self.engine = Some(engine);
-                say(&fallback_bestmove(&self.pos));
-            }
+            },
+        );
+        if let Err(e) = started {
+            error(&format!("cannot start the search thread: {e}"));
+            say(&fallback_bestmove(&self.session.pos));
         }
     }
 
@@ -537,11 +404,11 @@ impl Uci {
                 return;
             }
         };
-        let mut pos = self.pos.clone();
+        let mut pos = self.session.pos.clone();
         let start = std::time::Instant::now();
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, depth) {
-            say(&format!("{}: {n}", self.pos.move_to_uci(mv)));
+            say(&format!("{}: {n}", self.session.pos.move_to_uci(mv)));
             total += n;
         }
         let ms = start.elapsed().as_millis() as u64;
@@ -549,12 +416,6 @@ impl Uci {
         say(&format!("Nodes searched: {total}"));
         say(&format!("info string perft time {ms} ms"));
     }
-}
-
-/// Whether `t` is an optionally signed run of decimal digits (of any length).
-fn is_integer(t: &str) -> bool {
-    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Reads the number after the `go` keyword at `args[i]`, within `min..=max`. A value outside
@@ -640,66 +501,123 @@ fn fallback_bestmove(pos: &Position) -> String {
     )
 }
 
-/// An ASCII diagram of the board, White at the bottom.
-pub fn board_ascii(pos: &Position) -> String {
-    let b = pos.board();
-    let mut out = String::from(" +---+---+---+---+---+---+---+---+\n");
-    for rank in (0..8).rev() {
-        out.push(' ');
-        for file in 0..8 {
-            let sq = cozy_chess::Square::new(
-                cozy_chess::File::index(file),
-                cozy_chess::Rank::index(rank),
-            );
-            let c = match (b.piece_on(sq), b.color_on(sq)) {
-                (Some(p), Some(color)) => {
-                    let ch: char = p.into();
-                    if color == cozy_chess::Color::White {
-                        ch.to_ascii_uppercase()
-                    } else {
-                        ch
-                    }
-                }
-                _ => ' ',
-            };
-            out.push_str(&format!("| {c} "));
-        }
-        out.push_str(&format!(
-            "| {}\n +---+---+---+---+---+---+---+---+\n",
-            rank + 1
-        ));
+/// The `uci` answer: name, author, the option table, `uciok`.
+fn cmd_uci() {
+    say(&format!("id name {ENGINE_NAME}"));
+    say(&format!("id author {ENGINE_AUTHOR}"));
+    for spec in option_specs() {
+        say(&spec.uci_line());
     }
-    out.push_str("   a   b   c   d   e   f   g   h");
-    out
+    say("uciok");
+}
+
+/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
+pub fn uci_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        // Mated now (no legal move at the root) is "mate 0", as Stockfish writes it.
+        match (MATE + score + 1) / 2 {
+            0 => "mate 0".to_string(),
+            n => format!("mate -{n}"),
+        }
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// The `info` lines of a search report about `pos` (the searched position): one per line of
+/// an iteration, `info depth 0 score …` when there is no legal move.
+pub fn info_lines(pos: &Position, report: &SearchReport) -> Vec<String> {
+    let r = match report {
+        SearchReport::NoLegalMove { score } => {
+            return vec![format!("info depth 0 score {}", uci_score(*score))];
+        }
+        SearchReport::Iteration(r) => r,
+    };
+    r.lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let mut board = pos.board().clone();
+            let mut pv = String::new();
+            for mv in &line.pv {
+                pv.push(' ');
+                pv.push_str(&move_to_uci(&board, *mv, pos.chess960()));
+                board.play_unchecked(*mv);
+            }
+            format!(
+                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
+                r.depth,
+                r.seldepth,
+                k + 1,
+                uci_score(line.score),
+                r.nodes,
+                r.nps,
+                r.hashfull,
+                r.time_ms,
+                pv
+            )
+        })
+        .collect()
+}
+
+/// The report sink of a UCI search of `pos`: prints its `info` lines.
+fn info_reporter(pos: Position) -> ReportSink {
+    Arc::new(move |report: &SearchReport| {
+        for line in info_lines(&pos, report) {
+            say(&line);
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{IterationReport, RootLine};
 
     #[test]
-    fn bounded_reader_handles_long_lines_crlf_and_eof() {
-        let data = b"isready\r\nxxxxxxxxxxxxxxxxxxxx\nquit".to_vec();
-        let mut r = io::BufReader::with_capacity(4, &data[..]);
+    fn scores_and_info_lines_follow_uci() {
+        assert_eq!(uci_score(35), "cp 35");
+        assert_eq!(uci_score(MATE - 3), "mate 2");
+        assert_eq!(uci_score(-(MATE - 2)), "mate -1");
+        assert_eq!(uci_score(-MATE), "mate 0");
+        let pos = Position::startpos();
+        let mated = SearchReport::NoLegalMove { score: -MATE };
+        assert_eq!(info_lines(&pos, &mated), ["info depth 0 score mate 0"]);
+        let stalemate = SearchReport::NoLegalMove { score: 0 };
+        assert_eq!(info_lines(&pos, &stalemate), ["info depth 0 score cp 0"]);
+        let e2e4: Move = "e2e4".parse().unwrap();
+        let e7e5: Move = "e7e5".parse().unwrap();
+        let d2d4: Move = "d2d4".parse().unwrap();
+        let report = SearchReport::Iteration(IterationReport {
+            depth: 3,
+            seldepth: 5,
+            score: 20,
+            nodes: 1000,
+            nps: 50_000,
+            time_ms: 20,
+            hashfull: 7,
+            pv: vec![e2e4, e7e5],
+            lines: vec![
+                RootLine {
+                    score: 20,
+                    pv: vec![e2e4, e7e5],
+                },
+                RootLine {
+                    score: 10,
+                    pv: vec![d2d4],
+                },
+            ],
+        });
         assert_eq!(
-            read_line_bounded(&mut r, 10).unwrap(),
-            Some(Ok("isready\r".into()))
+            info_lines(&pos, &report),
+            [
+                "info depth 3 seldepth 5 multipv 1 score cp 20 nodes 1000 nps 50000 hashfull 7 \
+                 time 20 pv e2e4 e7e5",
+                "info depth 3 seldepth 5 multipv 2 score cp 10 nodes 1000 nps 50000 hashfull 7 \
+                 time 20 pv d2d4"
+            ]
         );
-        assert!(read_line_bounded(&mut r, 10).unwrap().unwrap().is_err());
-        assert_eq!(
-            read_line_bounded(&mut r, 10).unwrap(),
-            Some(Ok("quit".into()))
-        );
-        assert_eq!(read_line_bounded(&mut r, 10).unwrap(), None);
-        let bad = [0xffu8, 0xfe, b'\n'];
-        let mut r = io::BufReader::new(&bad[..]);
-        assert!(read_line_bounded(&mut r, 10).unwrap().unwrap().is_err());
-    }
-
-    #[test]
-    fn ascii_board_shows_pieces() {
-        let s = board_ascii(&Position::startpos());
-        assert!(s.contains("| r | n | b | q | k | b | n | r | 8"));
-        assert!(s.contains("| R | N | B | Q | K | B | N | R | 1"));
     }
 }

@@ -1,7 +1,9 @@
-//! The XBoard front end (the Chess Engine Communication Protocol, CECP, version 2): `lull
-//! xboard`, or the default mode when the first command is `xboard`.
+//! The XBoard skin of the session (the Chess Engine Communication Protocol, CECP, version 2):
+//! `lull xboard`, or the default mode when the first command is `xboard`. It parses CECP
+//! commands, keeps the game state CECP needs (force mode, the engine's side, clocks, pondering
+//! on the expected reply, analysis) and formats the session's reports as thinking lines.
 //!
-//! Like the UCI front end, the search runs on its own thread and the command loop stays
+//! Like the UCI skin, the search runs on the session's thread and the command loop stays
 //! responsive: `?` ends a search at once, `ping` is answered, and a search that is no longer
 //! wanted (`force`, `new`, `undo`, a move while pondering on another one, …) is stopped and its
 //! move never sent. A move that was already sent is kept in the game whatever comes next, so
@@ -16,26 +18,23 @@
 //! pv` with the score in centipawns from the engine's side (mate in N: 100000 + N, mated in N:
 //! -100000 - N), the time in centiseconds and the PV in SAN.
 
-use std::io;
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cozy_chess::{Board, Color, Move, Piece};
 
+use super::session::{Joined, Session};
+use super::{run_loop, say, Frontend, ENGINE_NAME, MAX_GO_MS};
 use crate::options::{
-    apply_value, option_specs, parse_option, split_assignment, OptionKind, OptionScope, MAX_HASH,
+    find_option, option_specs, parse_option, split_assignment, OptionKind, OptionScope, MAX_HASH,
     MAX_THREADS,
 };
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::position::{move_to_uci, shorten, Position};
 use crate::san::{line_to_san, parse_san};
-use crate::search::{Control, Engine, IterationReport, SearchResult};
+use crate::search::{IterationReport, SearchReport};
 use crate::time::Limits;
-use crate::uci::{read_line_bounded, say, Uci, ENGINE_NAME, MAX_GO_MS, MAX_LINE};
 
 /// The variants `variant` accepts (announced in `feature variants`).
 pub const VARIANTS: &str = "normal,fischerandom";
@@ -44,35 +43,6 @@ pub const MATE_SCORE: i32 = 100_000;
 /// A draw offer is accepted when the engine's last search scored its position at or below
 /// this (centipawns, from its side), or when neither side can mate.
 pub const DRAW_ACCEPT_SCORE: i32 = -100;
-/// How often the command loop looks whether a running search has ended (to take back the
-/// engine, apply the move it sent and start pondering).
-const POLL: Duration = Duration::from_millis(5);
-
-/// The default mode of the binary: UCI, unless the first command is `xboard`, in which case
-/// the session speaks CECP.
-pub fn run_default() {
-    let first = {
-        let stdin = io::stdin();
-        let mut reader = stdin.lock();
-        read_line_bounded(&mut reader, MAX_LINE)
-    };
-    match first {
-        Ok(None) | Err(_) => {}
-        Ok(Some(Ok(line))) if line.trim() == "xboard" => Xboard::new().run(),
-        Ok(Some(Ok(line))) => {
-            let mut uci = Uci::new();
-            if uci.handle(&line) {
-                uci.run();
-            }
-        }
-        Ok(Some(Err(e))) => {
-            // As the UCI loop reports an unreadable line.
-            say(&format!("info string error: {e}"));
-            Uci::new().run();
-        }
-    }
-}
-
 /// The `Error (why): command` line. Parentheses inside `why` are made square brackets, so that
 /// the line keeps the form clients parse.
 fn error(why: &str, command: &str) {
@@ -133,9 +103,8 @@ struct Shared {
     done: bool,
 }
 
-/// A search on its thread.
+/// What the XBoard skin knows about the search on the session's thread.
 struct Running {
-    handle: JoinHandle<(Engine, Option<SearchResult>)>,
     shared: Arc<Mutex<Shared>>,
     /// When the engine's own clock started for this move (reset on a ponder hit).
     started: Instant,
@@ -151,56 +120,14 @@ struct Status {
     best: String,
 }
 
-/// One line of input.
-enum Input {
-    Line(Result<String, String>),
-    End,
-}
-
-/// Reads stdin on its own thread, so that the command loop can also watch the search.
-fn spawn_reader() -> Receiver<Input> {
-    let (tx, rx) = mpsc::channel();
-    let spawned = std::thread::Builder::new()
-        .name("lull-input".into())
-        .spawn(move || {
-            let stdin = io::stdin();
-            let mut reader = stdin.lock();
-            loop {
-                match read_line_bounded(&mut reader, MAX_LINE) {
-                    Ok(Some(line)) => {
-                        if tx.send(Input::Line(line)).is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) | Err(_) => {
-                        let _ = tx.send(Input::End);
-                        return;
-                    }
-                }
-            }
-        });
-    if spawned.is_err() {
-        // Without a reader there is no input: the loop sees its end at once.
-        let (tx, rx) = mpsc::channel();
-        let _ = tx.send(Input::End);
-        return rx;
-    }
-    rx
-}
-
-/// The CECP session state.
+/// The XBoard skin: the session and the CECP game state.
 pub struct Xboard {
-    engine: Option<Engine>,
-    control: Arc<Control>,
+    session: Session,
     search: Option<Running>,
-    pos: Position,
-    chess960: bool,
     /// Force mode: the engine plays neither side.
     force: bool,
     /// The side the engine plays when not in force mode.
     engine_side: Color,
-    /// `hard`: ponder after the engine's move.
-    ponder: bool,
     analyzing: bool,
     /// `post`: print thinking output while playing (analysis always prints it).
     post: Arc<AtomicBool>,
@@ -226,20 +153,42 @@ impl Default for Xboard {
     }
 }
 
+impl Frontend for Xboard {
+    fn handle(&mut self, line: &str) -> bool {
+        Xboard::handle(self, line)
+    }
+
+    fn unreadable(&mut self, why: &str) {
+        error(why, "(unreadable line)");
+    }
+
+    fn end_of_input(&mut self) {
+        // Nobody can send `?` or `exit` any more: a move being thought about is sent now,
+        // pondering and analysis end.
+        if self.search_is(|m| m == Mode::Think) {
+            self.session.control().stop.store(true, Ordering::Relaxed);
+            self.reap(false, true);
+        }
+        self.settle();
+    }
+
+    fn watching(&self) -> bool {
+        self.search.is_some()
+    }
+
+    fn watch(&mut self) {
+        self.reap(true, false);
+    }
+}
+
 impl Xboard {
     /// A fresh session: start position, 16 MiB hash, one thread, the engine plays Black.
     pub fn new() -> Self {
-        let engine = Engine::new(16);
-        let control = engine.control();
         Self {
-            engine: Some(engine),
-            control,
+            session: Session::new(),
             search: None,
-            pos: Position::startpos(),
-            chess960: false,
             force: false,
             engine_side: Color::Black,
-            ponder: false,
             analyzing: false,
             post: Arc::new(AtomicBool::new(false)),
             clock: DEFAULT_TIME_CONTROL,
@@ -255,39 +204,7 @@ impl Xboard {
 
     /// Runs the loop on stdin until `quit` or end of input.
     pub fn run(&mut self) {
-        let input = spawn_reader();
-        loop {
-            let next = if self.search.is_some() {
-                match input.recv_timeout(POLL) {
-                    Ok(next) => next,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.reap(true, false);
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => Input::End,
-                }
-            } else {
-                input.recv().unwrap_or(Input::End)
-            };
-            match next {
-                Input::End => {
-                    // Nobody can send `?` or `exit` any more: a move being thought about is
-                    // sent now, pondering and analysis end.
-                    if self.search_is(|m| m == Mode::Think) {
-                        self.control.stop.store(true, Ordering::Relaxed);
-                        self.reap(false, true);
-                    }
-                    self.settle();
-                    return;
-                }
-                Input::Line(Err(e)) => error(&e, "(unreadable line)"),
-                Input::Line(Ok(line)) => {
-                    if !self.handle(&line) {
-                        return;
-                    }
-                }
-            }
-        }
+        run_loop(self);
     }
 
     /// Handles one command line. Returns false on `quit`.
@@ -325,14 +242,14 @@ impl Xboard {
                 if !self.search_is(|m| m == Mode::Think) {
                     self.settle();
                     self.force = false;
-                    self.engine_side = self.pos.side_to_move();
+                    self.engine_side = self.session.pos.side_to_move();
                     self.think();
                 }
             }
             "playother" => {
                 self.settle();
                 self.force = false;
-                self.engine_side = !self.pos.side_to_move();
+                self.engine_side = !self.session.pos.side_to_move();
             }
             "usermove" => match args.as_slice() {
                 [mv] => self.usermove(mv),
@@ -356,7 +273,7 @@ impl Xboard {
             "ping" => self.cmd_ping(rest),
             "?" => {
                 if self.search_is(|m| m == Mode::Think) {
-                    self.control.stop.store(true, Ordering::Relaxed);
+                    self.session.control().stop.store(true, Ordering::Relaxed);
                 }
             }
             "result" => {
@@ -367,9 +284,9 @@ impl Xboard {
             "remove" => self.take_back(2, line),
             "post" => self.post.store(true, Ordering::Relaxed),
             "nopost" => self.post.store(false, Ordering::Relaxed),
-            "hard" => self.ponder = true,
+            "hard" => self.session.ponder = true,
             "easy" => {
-                self.ponder = false;
+                self.session.ponder = false;
                 if self.search_is(|m| matches!(m, Mode::Ponder(_))) {
                     self.settle();
                 }
@@ -388,11 +305,12 @@ impl Xboard {
             "." => self.cmd_status(),
             "draw" => self.cmd_draw(),
             "hint" => {
+                let pos = &self.session.pos;
                 if let Some((key, mv)) = self.hint {
-                    if key == self.pos.hash() && self.pos.board().is_legal(mv) {
+                    if key == pos.hash() && pos.board().is_legal(mv) {
                         say(&format!(
                             "Hint: {}",
-                            xboard_move(self.pos.board(), mv, self.chess960)
+                            xboard_move(pos.board(), mv, self.session.chess960)
                         ));
                     }
                 }
@@ -435,8 +353,7 @@ impl Xboard {
                     s.discarded = true;
                 }
             }
-            self.control.pondering.store(false, Ordering::Relaxed);
-            self.control.stop.store(true, Ordering::Relaxed);
+            self.session.stop();
             self.reap(false, true);
         }
     }
@@ -449,34 +366,32 @@ impl Xboard {
             return;
         };
         let sent = lock(&run.shared).sent;
-        if !block && sent.is_none() && !run.handle.is_finished() {
+        if !block && sent.is_none() && !self.session.search_finished() {
             return;
         }
         let Some(run) = self.search.take() else {
             return;
         };
-        let result = match run.handle.join() {
-            Ok((engine, result)) => {
-                self.engine = Some(engine);
-                result
-            }
-            Err(_) => {
+        let result = match self.session.join() {
+            Some(Joined::Done(result)) => Some(*result),
+            Some(Joined::Lost) => {
                 say("# the search thread failed; the engine state was reset");
-                let engine = Engine::new(16);
-                self.control = engine.control();
-                self.engine = Some(engine);
                 None
             }
+            Some(Joined::Failed) | None => None,
         };
         let sent = lock(&run.shared).sent;
         if let Some(mv) = sent {
             let start_ms = self.own_ms;
-            self.pos.play(mv);
+            self.session.pos.play(mv);
             self.hint = None;
             if let Some(r) = &result {
                 self.last_score = Some(r.score);
-                if let Some(reply) = r.ponder_move.filter(|m| self.pos.board().is_legal(*m)) {
-                    self.hint = Some((self.pos.hash(), reply));
+                if let Some(reply) = r
+                    .ponder_move
+                    .filter(|m| self.session.pos.board().is_legal(*m))
+                {
+                    self.hint = Some((self.session.pos.hash(), reply));
                 }
             }
             // Our clock, as far as we know it, until the GUI sends `time` again.
@@ -527,29 +442,29 @@ impl Xboard {
 
     /// Starts thinking about the engine's move, or claims the result if the game is over.
     fn think(&mut self) {
-        if self.pos.legal_moves().is_empty() {
-            if let Some(claim) = game_end_claim(&self.pos) {
+        if self.session.pos.legal_moves().is_empty() {
+            if let Some(claim) = game_end_claim(&self.session.pos) {
                 say(&claim);
             }
             return;
         }
-        let limits = self.think_limits(&self.pos);
-        let pos = self.pos.clone();
+        let limits = self.think_limits(&self.session.pos);
+        let pos = self.session.pos.clone();
         self.start_search(Mode::Think, pos, limits);
     }
 
     /// After the engine's move: ponders on the expected reply if pondering is on.
     fn start_pondering(&mut self) {
-        if !self.ponder || self.force || self.analyzing {
+        if !self.session.ponder || self.force || self.analyzing {
             return;
         }
         let Some((key, reply)) = self.hint else {
             return;
         };
-        if key != self.pos.hash() || game_end_claim(&self.pos).is_some() {
+        if key != self.session.pos.hash() || game_end_claim(&self.session.pos).is_some() {
             return;
         }
-        let mut pos = self.pos.clone();
+        let mut pos = self.session.pos.clone();
         pos.play(reply);
         if pos.legal_moves().is_empty() {
             return;
@@ -566,29 +481,29 @@ impl Xboard {
             depth: self.depth,
             ..Limits::default()
         };
-        let pos = self.pos.clone();
+        let pos = self.session.pos.clone();
         self.start_search(Mode::Analyze, pos, limits);
     }
 
-    /// Runs a search of `pos` on its thread.
+    /// Runs a search of `pos` on the session's thread.
     fn start_search(&mut self, mode: Mode, pos: Position, limits: Limits) {
-        let Some(mut engine) = self.engine.take() else {
-            return;
-        };
         let shared = Arc::new(Mutex::new(Shared {
             mode,
             discarded: false,
             sent: None,
             done: false,
         }));
-        {
+        let report = {
             let board = pos.board().clone();
             let total_moves = pos.legal_moves().len();
             let post = Arc::clone(&self.post);
             let status = Arc::clone(&self.status);
             let shared = Arc::clone(&shared);
             *lock(&status) = None;
-            engine.set_report_sink(Some(Arc::new(move |r: &IterationReport| {
+            Arc::new(move |r: &SearchReport| {
+                let SearchReport::Iteration(r) = r else {
+                    return;
+                };
                 let pv = line_to_san(&board, &r.pv);
                 *lock(&status) = Some(Status {
                     centis: r.time_ms / 10,
@@ -607,64 +522,43 @@ impl Xboard {
                 if show {
                     say(&thinking_line(r, &pv));
                 }
-            })));
-        }
-        let chess960 = self.chess960;
-        self.control.stop.store(false, Ordering::Relaxed);
-        self.control
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
+            })
+        };
+        let chess960 = self.session.chess960;
         let thread_shared = Arc::clone(&shared);
-        let handle = std::thread::Builder::new()
-            .name("lull-search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    engine.search_keep_flags(&pos, &limits, &[])
-                }));
-                let result = match outcome {
-                    Ok(r) => Some(r),
-                    Err(_) => {
-                        say("# the search failed (internal error); tables cleared");
-                        engine.clear();
-                        None
-                    }
-                };
-                let mut s = lock(&thread_shared);
-                if s.mode == Mode::Think && !s.discarded {
-                    // The search's move, or any legal move if the search failed.
-                    let best = result
-                        .as_ref()
-                        .and_then(|r| r.best_move)
-                        .or_else(|| pos.legal_moves().first().copied());
-                    if let Some(mv) = best {
-                        s.sent = Some(mv);
-                        say(&format!("move {}", xboard_move(pos.board(), mv, chess960)));
-                        let mut after = pos.clone();
-                        after.play(mv);
-                        if let Some(claim) = game_end_claim(&after) {
-                            say(&claim);
-                        }
+        let finish = move |pos: &Position, result: Option<&crate::search::SearchResult>| {
+            if result.is_none() {
+                say("# the search failed (internal error); tables cleared");
+            }
+            let mut s = lock(&thread_shared);
+            if s.mode == Mode::Think && !s.discarded {
+                // The search's move, or any legal move if the search failed.
+                let best = result
+                    .and_then(|r| r.best_move)
+                    .or_else(|| pos.legal_moves().first().copied());
+                if let Some(mv) = best {
+                    s.sent = Some(mv);
+                    say(&format!("move {}", xboard_move(pos.board(), mv, chess960)));
+                    let mut after = pos.clone();
+                    after.play(mv);
+                    if let Some(claim) = game_end_claim(&after) {
+                        say(&claim);
                     }
                 }
-                s.done = true;
-                drop(s);
-                (engine, result)
-            });
-        match handle {
-            Ok(handle) => {
+            }
+            s.done = true;
+        };
+        match self
+            .session
+            .start_search(pos, limits, Vec::new(), Some(report), finish)
+        {
+            Ok(()) => {
                 self.search = Some(Running {
-                    handle,
                     shared,
                     started: Instant::now(),
                 })
             }
-            Err(e) => {
-                error(&format!("cannot start the search thread: {e}"), "go");
-                let engine = Engine::new(16);
-                self.control = engine.control();
-                self.engine = Some(engine);
-            }
+            Err(e) => error(&format!("cannot start the search thread: {e}"), "go"),
         }
     }
 
@@ -678,8 +572,8 @@ impl Xboard {
 
     fn cmd_new(&mut self) {
         self.settle();
-        self.pos = Position::startpos();
-        self.chess960 = false;
+        self.session.pos = Position::startpos();
+        self.session.set_chess960(false);
         self.force = false;
         self.engine_side = Color::Black;
         self.depth = None;
@@ -687,7 +581,7 @@ impl Xboard {
         self.opp_ms = None;
         self.hint = None;
         self.last_score = None;
-        if let Some(engine) = self.engine.as_mut() {
+        if let Some(engine) = self.session.engine_mut() {
             engine.clear();
         }
         self.reanalyze();
@@ -701,8 +595,7 @@ impl Xboard {
             _ => return error(&format!("unsupported variant, only {VARIANTS}"), line),
         };
         self.settle();
-        self.chess960 = chess960;
-        self.pos.set_chess960(chess960);
+        self.session.set_chess960(chess960);
         self.reanalyze();
     }
 
@@ -715,15 +608,15 @@ impl Xboard {
             Err(e) => return error(&format!("illegal position: {e}"), "setboard"),
         };
         self.settle();
-        pos.set_chess960(self.chess960);
-        self.pos = pos;
+        pos.set_chess960(self.session.chess960);
+        self.session.pos = pos;
         self.hint = None;
         self.reanalyze();
     }
 
     /// A move of the opponent (or any move in force and analysis mode).
     fn usermove(&mut self, text: &str) {
-        let mv = match parse_move(self.pos.board(), text, self.chess960) {
+        let mv = match parse_move(self.session.pos.board(), text, self.session.chess960) {
             Ok(mv) => mv,
             Err(_) => {
                 say(&format!("Illegal move: {}", shorten(text, 32)));
@@ -737,25 +630,28 @@ impl Xboard {
                 s.mode = Mode::Think;
                 drop(s);
                 run.started = Instant::now();
-                self.pos.play(mv);
-                self.control.pondering.store(false, Ordering::Relaxed);
+                self.session.pos.play(mv);
+                self.session
+                    .control()
+                    .pondering
+                    .store(false, Ordering::Relaxed);
                 return;
             }
         }
         self.settle();
         // The move was checked on the board before the search (if any) ended; a move the
         // engine sent meanwhile changed the board, so check again.
-        let mv = match parse_move(self.pos.board(), text, self.chess960) {
+        let mv = match parse_move(self.session.pos.board(), text, self.session.chess960) {
             Ok(mv) => mv,
             Err(_) => {
                 say(&format!("Illegal move: {}", shorten(text, 32)));
                 return;
             }
         };
-        self.pos.play(mv);
+        self.session.pos.play(mv);
         if self.analyzing {
             self.analyze();
-        } else if !self.force && self.pos.side_to_move() == self.engine_side {
+        } else if !self.force && self.session.pos.side_to_move() == self.engine_side {
             self.think();
         }
     }
@@ -763,7 +659,7 @@ impl Xboard {
     /// `undo` (one ply) and `remove` (two).
     fn take_back(&mut self, plies: usize, line: &str) {
         self.settle();
-        if self.pos.game_ply() < plies {
+        if self.session.pos.game_ply() < plies {
             let what = if plies == 1 {
                 "no move"
             } else {
@@ -772,7 +668,7 @@ impl Xboard {
             return error(&format!("{what} to take back"), line);
         }
         for _ in 0..plies {
-            self.pos.undo();
+            self.session.pos.undo();
         }
         self.hint = None;
         self.reanalyze();
@@ -843,20 +739,20 @@ impl Xboard {
             return;
         }
         let worse = self.last_score.is_some_and(|s| s <= DRAW_ACCEPT_SCORE);
-        if worse || self.pos.is_insufficient_material() {
+        if worse || self.session.pos.is_insufficient_material() {
             say("offer draw");
         }
     }
 
-    /// The engine, idle: pondering and analysis are stopped (the caller restarts the
-    /// analysis); while the engine thinks about its move, an error.
-    fn idle_engine(&mut self, line: &str) -> Option<&mut Engine> {
+    /// Makes the engine idle: pondering and analysis are stopped (the caller restarts the
+    /// analysis); while the engine thinks about its move, an error and false.
+    fn idle_engine(&mut self, line: &str) -> bool {
         if self.search_is(|m| m == Mode::Think) {
             error("the engine is thinking; send it after its move", line);
-            return None;
+            return false;
         }
         self.settle();
-        self.engine.as_mut()
+        true
     }
 
     /// `memory N` (Hash) and `cores N` (Threads): values above the engine's limit are cut.
@@ -876,8 +772,8 @@ impl Xboard {
         let (name, value) = split_assignment(rest);
         let value = match value.map(str::trim) {
             Some("1") | Some("0") => {
-                let check = crate::options::find_option(name)
-                    .is_some_and(|s| matches!(s.kind, OptionKind::Check { .. }));
+                let check =
+                    find_option(name).is_some_and(|s| matches!(s.kind, OptionKind::Check { .. }));
                 match (check, value.map(str::trim)) {
                     (true, Some("1")) => Some("true"),
                     (true, _) => Some("false"),
@@ -894,16 +790,16 @@ impl Xboard {
             Ok(parsed) => parsed,
             Err(e) => return error(&e, line),
         };
-        if spec.scope != OptionScope::Engine {
+        if spec.scope() != OptionScope::Engine {
             return error(
                 &format!("option '{}' is set by CECP commands here", spec.name),
                 line,
             );
         }
-        let Some(engine) = self.idle_engine(line) else {
+        if !self.idle_engine(line) {
             return;
-        };
-        if let Err(e) = apply_value(engine, &spec, value) {
+        }
+        if let Err(e) = self.session.set_option(&spec, value) {
             error(&e, line);
         }
         self.reanalyze();
@@ -919,7 +815,7 @@ pub fn feature_lines() -> Vec<String> {
     )];
     for spec in option_specs() {
         // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands.
-        if spec.scope != OptionScope::Engine || matches!(spec.name, "Hash" | "Threads") {
+        if spec.scope() != OptionScope::Engine || matches!(spec.name, "Hash" | "Threads") {
             continue;
         }
         let kind = match spec.kind {

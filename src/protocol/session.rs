@@ -1,0 +1,401 @@
+//! The engine session behind both protocols: the engine, the game position, the settings the
+//! user made (engine options, book, pondering, Chess960) and the life of the search thread.
+//!
+//! There is one way to run a search ([`Session::start_search`]: a thread with a 64 MiB stack,
+//! the search inside `catch_unwind`, the thread handing the engine back when joined) and one
+//! way to recover from a failed one ([`Session::join`] rebuilds the engine and applies again
+//! every engine option the user set, so that Hash, Threads, MultiPV, Move Overhead and the
+//! QSearch options survive; the book and the front-end settings live in the session and are
+//! untouched). The protocol skins only parse commands and format what the session reports.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use cozy_chess::Move;
+
+use super::book_moves::BookState;
+use crate::options::{
+    apply_value, Apply, FrontEndOption, OptionKind, OptionSpec, OptionValue, DEFAULT_HASH,
+};
+use crate::position::Position;
+use crate::search::{Control, Engine, ReportSink, SearchResult};
+use crate::time::Limits;
+
+/// Stack size of the search thread (the recursion of a deep search needs room).
+const SEARCH_STACK: usize = 64 << 20;
+
+/// How a search that was joined ended.
+#[derive(Debug)]
+pub enum Joined {
+    /// It completed: its result.
+    Done(Box<SearchResult>),
+    /// The search panicked (a bug); the thread caught it and ended normally. The engine was
+    /// rebuilt with the user's options.
+    Failed,
+    /// The search thread itself died. The engine was rebuilt with the user's options.
+    Lost,
+}
+
+/// A failure injected into the next search, to test the recovery path.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The search panics (caught inside the thread).
+    Search,
+    /// The thread panics after the search (its join fails).
+    Thread,
+}
+
+/// The engine, the game and the search thread, shared by the UCI and XBoard skins.
+pub struct Session {
+    /// `None` while a search thread holds it.
+    engine: Option<Engine>,
+    /// The stop and ponder flags of the engine.
+    control: Arc<Control>,
+    search: Option<JoinHandle<(Engine, Option<SearchResult>)>>,
+    /// The engine options set by the user, last value of each, in the order set: applied
+    /// again to a rebuilt engine.
+    applied: Vec<(OptionSpec, OptionValue)>,
+    /// The game position.
+    pub pos: Position,
+    /// Chess960 (UCI `UCI_Chess960`, XBoard `variant fischerandom`).
+    pub chess960: bool,
+    /// Pondering allowed (UCI `Ponder`, XBoard `hard`/`easy`).
+    pub ponder: bool,
+    /// The opening book and its options.
+    pub book: BookState,
+    #[cfg(test)]
+    inject: Option<Failure>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    /// A fresh session: start position, default options, no book.
+    pub fn new() -> Self {
+        let engine = Engine::new(DEFAULT_HASH);
+        Self {
+            control: engine.control(),
+            engine: Some(engine),
+            search: None,
+            applied: Vec::new(),
+            pos: Position::startpos(),
+            chess960: false,
+            ponder: false,
+            book: BookState::default(),
+            #[cfg(test)]
+            inject: None,
+        }
+    }
+
+    /// The stop and ponder flags of the engine (also of a running search).
+    pub fn control(&self) -> &Control {
+        &self.control
+    }
+
+    /// Tells a running search to end now (pondering ends too).
+    pub fn stop(&self) {
+        self.control.pondering.store(false, Ordering::Relaxed);
+        self.control.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a search thread exists and has not ended yet.
+    pub fn search_running(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Whether a search thread has ended and waits to be joined.
+    pub fn search_finished(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| h.is_finished())
+    }
+
+    /// The engine, unless a search thread holds it (join it first).
+    pub fn engine_mut(&mut self) -> Option<&mut Engine> {
+        self.engine.as_mut()
+    }
+
+    /// Turns Chess960 notation on or off (the position too).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+        self.pos.set_chess960(on);
+    }
+
+    /// Applies a checked option value where its table entry says: to the engine (which must
+    /// be idle; the value is kept for a rebuilt engine), to the book, or to the session.
+    /// Returns a line to show (a book loaded) or an error.
+    pub fn set_option(
+        &mut self,
+        spec: &OptionSpec,
+        value: OptionValue,
+    ) -> Result<Option<String>, String> {
+        match spec.apply {
+            Apply::Engine(set) => {
+                let engine = self.engine.as_mut().ok_or("a search is running")?;
+                set(engine, &value)?;
+                if spec.kind != OptionKind::Button {
+                    self.applied.retain(|(s, _)| s.name != spec.name);
+                    self.applied.push((*spec, value));
+                }
+                Ok(None)
+            }
+            Apply::Book(which) => self.book.set(which, value),
+            Apply::FrontEnd(FrontEndOption::Ponder) => {
+                self.ponder = value.flag();
+                Ok(None)
+            }
+            Apply::FrontEnd(FrontEndOption::Chess960) => {
+                self.set_chess960(value.flag());
+                Ok(None)
+            }
+        }
+    }
+
+    /// Starts searching `pos` on the search thread. `report` receives the search's reports
+    /// while it runs; `finish` runs on the thread when the search has ended, with its result
+    /// (`None` if the search failed), and sends the protocol's answer. The stop flag is
+    /// cleared and the ponder flag set from `limits` before the thread starts.
+    ///
+    /// An error when no idle engine is there (a search is running) or the thread cannot be
+    /// started (the engine is then rebuilt).
+    pub fn start_search(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        searchmoves: Vec<Move>,
+        report: Option<ReportSink>,
+        finish: impl FnOnce(&Position, Option<&SearchResult>) + Send + 'static,
+    ) -> Result<(), String> {
+        let mut engine = self.engine.take().ok_or("a search is running")?;
+        engine.set_report_sink(report);
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.control
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        #[cfg(test)]
+        let inject = self.inject.take();
+        let spawned = std::thread::Builder::new()
+            .name("lull-search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    #[cfg(test)]
+                    if inject == Some(Failure::Search) {
+                        panic!("injected search failure (test)");
+                    }
+                    engine.search_keep_flags(&pos, &limits, &searchmoves)
+                }));
+                engine.set_report_sink(None);
+                let result = outcome.ok();
+                finish(&pos, result.as_ref());
+                #[cfg(test)]
+                if inject == Some(Failure::Thread) {
+                    panic!("injected search thread failure (test)");
+                }
+                (engine, result)
+            });
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(handle);
+                Ok(())
+            }
+            Err(e) => {
+                // The engine moved into the closure is gone.
+                self.recover();
+                Err(e.to_string())
+            }
+        }
+    }
+
+    /// Waits for the search thread, if any, and takes the engine back; after a failure the
+    /// engine is rebuilt with the user's options. `None` when no search was there.
+    pub fn join(&mut self) -> Option<Joined> {
+        let handle = self.search.take()?;
+        Some(match handle.join() {
+            Ok((engine, Some(result))) => {
+                self.engine = Some(engine);
+                Joined::Done(Box::new(result))
+            }
+            Ok((engine, None)) => {
+                // Its tables may be half-written: start afresh.
+                drop(engine);
+                self.recover();
+                Joined::Failed
+            }
+            Err(_) => {
+                self.recover();
+                Joined::Lost
+            }
+        })
+    }
+
+    /// Rebuilds the engine after a failure with every engine option the user set.
+    fn recover(&mut self) {
+        self.engine = None;
+        let mut engine = Engine::new(DEFAULT_HASH);
+        for (spec, value) in &self.applied {
+            // Values that applied once apply again (a Hash that no longer fits keeps the
+            // default size).
+            let _ = apply_value(&mut engine, spec, value);
+        }
+        self.control = engine.control();
+        self.engine = Some(engine);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{parse_option, BookOption};
+    use crate::search::{QSearchOptions, SearchOptions};
+
+    fn set(session: &mut Session, name: &str, value: &str) {
+        let (spec, value) = parse_option(name, Some(value)).unwrap();
+        session.set_option(&spec, value).unwrap();
+    }
+
+    /// A session with many options away from their defaults.
+    fn configured() -> Session {
+        let mut s = Session::new();
+        for (name, value) in [
+            ("Hash", "3"),
+            ("Threads", "2"),
+            ("MultiPV", "2"),
+            ("Move Overhead", "77"),
+            ("QSearchChecks", "3"),
+            ("QSearchMaxPly", "9"),
+            ("QSearchMaxNodes", "123456"),
+            ("QSearchSEE", "-40"),
+            ("QSearchDelta", "150"),
+            ("QSearchTT", "false"),
+            ("QSearchUnderpromotions", "true"),
+            ("QSearchPawnPushes", "true"),
+            ("QSearchRecapturesAfter", "4"),
+            ("QSearchNullMove", "1"),
+            ("Ponder", "true"),
+            ("UCI_Chess960", "true"),
+            ("OwnBook", "true"),
+            ("BookDepth", "5"),
+            ("BookBestMove", "true"),
+            // Set twice: the last value counts.
+            ("Threads", "3"),
+        ] {
+            set(&mut s, name, value);
+        }
+        s
+    }
+
+    fn expected_options() -> SearchOptions {
+        SearchOptions {
+            qs: QSearchOptions {
+                check_plies: 3,
+                max_ply: 9,
+                max_nodes: 123_456,
+                see_threshold: -40,
+                delta_margin: 150,
+                use_tt: false,
+                underpromotions: true,
+                pawn_pushes: true,
+                recaptures_after: 4,
+                null_move: 1,
+                ..QSearchOptions::default()
+            },
+            move_overhead: 77,
+            multipv: 2,
+        }
+    }
+
+    fn assert_configured(s: &mut Session) {
+        let e = s.engine_mut().expect("an idle engine");
+        assert_eq!(e.hash_mib(), 3);
+        assert_eq!(e.threads(), 3);
+        let want = expected_options();
+        assert_eq!(e.options.qs, want.qs);
+        assert_eq!(e.options.move_overhead, want.move_overhead);
+        assert_eq!(e.options.multipv, want.multipv);
+        assert!(s.ponder && s.chess960 && s.pos.chess960());
+        assert!(s.book.own_book && s.book.best);
+        assert_eq!(s.book.depth, 5);
+    }
+
+    /// Runs one depth-2 search with `failure` injected and joins it.
+    fn failed_search(s: &mut Session, failure: Failure) -> (Joined, Option<bool>) {
+        s.inject = Some(failure);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let pos = s.pos.clone();
+        s.start_search(pos, Limits::depth(2), Vec::new(), None, move |_, r| {
+            let _ = tx.send(r.is_some());
+        })
+        .unwrap();
+        let joined = s.join().unwrap();
+        (joined, rx.try_recv().ok())
+    }
+
+    #[test]
+    fn options_survive_a_failed_search() {
+        let mut s = configured();
+        assert_configured(&mut s);
+        let (joined, finished) = failed_search(&mut s, Failure::Search);
+        assert!(matches!(joined, Joined::Failed), "{joined:?}");
+        // The protocol still got to answer (with no result).
+        assert_eq!(finished, Some(false));
+        assert_configured(&mut s);
+        // And the rebuilt engine searches with them.
+        let pos = s.pos.clone();
+        s.start_search(pos, Limits::depth(3), Vec::new(), None, |_, _| {})
+            .unwrap();
+        match s.join() {
+            Some(Joined::Done(r)) => {
+                assert!(r.best_move.is_some());
+                assert_eq!(r.lines.len(), 2, "MultiPV 2 still applies");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_configured(&mut s);
+    }
+
+    #[test]
+    fn options_survive_a_lost_search_thread() {
+        let mut s = configured();
+        let before = Arc::as_ptr(&s.engine_mut().unwrap().tt);
+        let (joined, finished) = failed_search(&mut s, Failure::Thread);
+        assert!(matches!(joined, Joined::Lost), "{joined:?}");
+        assert_eq!(finished, Some(true));
+        // A new engine (a new table), with the user's options.
+        assert_ne!(Arc::as_ptr(&s.engine_mut().unwrap().tt), before);
+        assert_configured(&mut s);
+        // Its control flags are the ones the session hands out.
+        s.stop();
+        let e = s.engine_mut().unwrap();
+        assert!(e.control().stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn buttons_and_refused_values_are_not_replayed() {
+        let mut s = Session::new();
+        set(&mut s, "Hash", "2");
+        let (spec, value) = parse_option("Clear Hash", None).unwrap();
+        s.set_option(&spec, value).unwrap();
+        assert_eq!(s.applied.len(), 1);
+        assert!(s
+            .set_option(
+                &crate::options::find_option("BookFile").unwrap(),
+                OptionValue::Text("/nonexistent/lull-book.bin".into())
+            )
+            .is_err());
+        assert!(s.book.book.is_none());
+        assert!(s
+            .book
+            .set(BookOption::File, OptionValue::Text(String::new()))
+            .is_ok());
+        let (joined, _) = failed_search(&mut s, Failure::Search);
+        assert!(matches!(joined, Joined::Failed));
+        assert_eq!(s.engine_mut().unwrap().hash_mib(), 2);
+        assert_eq!(s.engine_mut().unwrap().threads(), 1);
+    }
+}
