@@ -74,6 +74,35 @@ pub const TM_NODE_FACTOR_BASE: f64 = 1.6;
 pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 /// See SMP_SKIP_SIZE.
 pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+// Move ordering (search/movepick.rs): the score bands of the picker's list, from first to
+// last. Within a band captures add their MVV-LVA value (victim * 8 - attacker, below 8000
+// plus promotion gains) and quiet moves their history, so the bands never overlap.
+
+/// Ordering band of the TT move.
+pub const SCORE_TT_MOVE: i32 = 4_000_000;
+/// Ordering band of captures and queen promotions (main search) or winning captures
+/// (quiescence).
+pub const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
+/// Ordering band of captures that neither win nor lose material (quiescence, SEE = 0).
+pub const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
+/// Ordering score of the first killer move.
+pub const SCORE_KILLER_1: i32 = 1_000_100;
+/// Ordering score of the second killer move.
+pub const SCORE_KILLER_2: i32 = 1_000_000;
+/// Ordering score of the counter-move (the reply that refuted the previous move last time).
+pub const SCORE_COUNTER: i32 = 900_000;
+/// Ordering band of quiet checks and pawn pushes in the quiescence search (plus their SEE):
+/// after the equal captures.
+pub const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
+/// Quiet moves score their histories, between these bounds (three tables of +/- HISTORY_MAX).
+pub const SCORE_QUIET_MIN: i32 = -3 * HISTORY_MAX;
+/// See SCORE_QUIET_MIN.
+pub const SCORE_QUIET_MAX: i32 = 3 * HISTORY_MAX;
+/// Ordering band of captures that lose material by SEE.
+pub const SCORE_BAD_CAPTURE: i32 = -2_000_000;
+/// Ordering band of under-promotions (main search): last.
+pub const SCORE_UNDERPROMOTION: i32 = -3_000_000;
+
 /// Main-search selectivity (issue #5). Depths in plies, margins in centipawns.
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;

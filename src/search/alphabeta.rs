@@ -10,10 +10,8 @@ use crate::params::*;
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::{
-    cont_key, MoveList, QuietContext, NO_CONT, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE,
-    SCORE_KILLER_2, SCORE_QUIET_MAX, SCORE_QUIET_MIN, SCORE_TT_MOVE,
-};
+use super::movepick::{MovePicker, Picked, Stage};
+use super::ordering::{cont_key, QuietContext, QuietsTried, NO_CONT};
 use super::see::see_ge;
 use super::Searcher;
 
@@ -192,9 +190,9 @@ impl Searcher {
             return DRAW;
         }
 
-        // Step 12. Move ordering, staged: the TT move is tried before any move is
-        // generated (when it cuts off, generation is never paid for); then all legal moves,
-        // ordered good captures by MVV-LVA, killers, history, and last the captures that
+        // Step 12. Move ordering, staged (see `movepick.rs`): the TT move is tried before any
+        // move is generated (when it cuts off, generation is never paid for); then good
+        // captures by MVV-LVA, killers, the counter-move, history, and last the captures that
         // lose material by SEE (their SEE is computed only when they come up).
         let root_filter = root.then(|| self.root_moves.clone());
         // The previous two moves, for the counter-move and continuation histories.
@@ -210,22 +208,7 @@ impl Searcher {
                 NO_CONT
             },
         };
-        let only = root_filter.as_deref();
-        let tt_legal =
-            tt_move.filter(|&m| pos.board().is_legal(m) && only.is_none_or(|o| o.contains(&m)));
-        let mut list = MoveList::new();
-        let mut generated = false;
-        match tt_legal {
-            Some(m) => list.push(m, SCORE_TT_MOVE),
-            None => {
-                self.tables
-                    .generate_main(pos, None, ply, ctx, only, &mut list);
-                generated = true;
-                if list.is_empty() {
-                    return if in_check { -MATE + ply as i32 } else { DRAW };
-                }
-            }
-        }
+        let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
         let check_squares = pos.check_squares();
 
         // Step 13. Search the moves: the first with the full window, the others with a null
@@ -235,45 +218,22 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets_tried = MoveList::new();
-        let mut skip_quiets = false;
+        let mut legal = 0usize;
+        let mut quiets_tried = QuietsTried::new();
         let us = pos.side_to_move();
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
-        loop {
-            let Some((mv, order, _)) = list.pick() else {
-                if generated {
-                    break;
-                }
-                // The TT move is done: now generate the rest.
-                self.tables
-                    .generate_main(pos, tt_legal, ply, ctx, only, &mut list);
-                generated = true;
-                continue;
-            };
+        while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
+            legal += 1;
             let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
-            // A capture ordered as good by MVV-LVA but losing by SEE waits at the end.
-            if !quiet
-                && mv.promotion.is_none()
-                && (SCORE_GOOD_CAPTURE..SCORE_TT_MOVE).contains(&order)
-                && !see_ge(pos.board(), mv, 0)
-            {
-                list.push(mv, order - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE);
-                continue;
-            }
-            let killer_or_better = order >= SCORE_KILLER_2;
+            let killer_or_better = stage <= Stage::Killers;
 
             // Step 13a. Shallow pruning, once a move has secured a non-losing score.
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
-                    // Late move pruning: enough quiet moves tried at low depth.
+                    // Late move pruning: enough quiet moves tried at low depth; the picker
+                    // drops the remaining quiet moves at once instead of yielding them.
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        if !skip_quiets {
-                            // Drop the remaining quiet moves at once instead of picking them.
-                            skip_quiets = true;
-                            list.retain_remaining(|_, sc| {
-                                !(SCORE_QUIET_MIN..=SCORE_QUIET_MAX).contains(&sc)
-                            });
-                        }
+                        picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
@@ -293,7 +253,7 @@ impl Searcher {
                         continue;
                     }
                 } else if depth <= 8
-                    && order < SCORE_GOOD_CAPTURE
+                    && matches!(stage, Stage::BadCaptures | Stage::UnderPromotions)
                     && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
                     && !pos.may_give_check(mv, &check_squares)
                 {
@@ -371,8 +331,8 @@ impl Searcher {
                                 self.tables.counters[ctx.prev1] = Some(mv);
                             }
                             self.tables.update_quiet(us, mv, key, ctx, bonus);
-                            for (q, qkey) in quiets_tried.moves_with_aux() {
-                                self.tables.update_quiet(us, q, qkey as usize, ctx, -bonus);
+                            for (q, qkey) in quiets_tried.iter() {
+                                self.tables.update_quiet(us, q, qkey, ctx, -bonus);
                             }
                         }
                         break;
@@ -380,8 +340,12 @@ impl Searcher {
                 }
             }
             if quiet {
-                quiets_tried.push_with(mv, 0, key as i32);
+                quiets_tried.push(mv, key);
             }
+        }
+        if legal == 0 {
+            // No legal move: mate or stalemate.
+            return if in_check { -MATE + ply as i32 } else { DRAW };
         }
         if searched > 0 {
             self.stats.main_expanded += 1;

@@ -7,6 +7,7 @@
 //! an optional sink so that the same code serves the UCI loop, `bench` and the tools.
 
 pub mod alphabeta;
+pub mod movepick;
 pub mod ordering;
 pub mod qsearch;
 pub mod see;

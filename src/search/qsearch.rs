@@ -9,7 +9,7 @@
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
-use cozy_chess::{BitBoard, Move, Piece, Rank, Square};
+use cozy_chess::{Move, Square};
 use serde::Serialize;
 
 use crate::eval::evaluate;
@@ -17,15 +17,10 @@ use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::{mvv_lva, MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
-use super::see::{see, see_value};
+use super::movepick::{MovePicker, Picked};
+use super::see::see_value;
 use super::stats::QPLY_BUCKETS;
 use super::Searcher;
-
-/// Ordering band of captures that neither win nor lose material (SEE = 0).
-const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
-/// Ordering band of quiet checks and pawn pushes: after the equal captures.
-const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
 
 /// Why a quiescence node ended (for `lull qtree` and the tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -306,116 +301,11 @@ impl Searcher {
         }
         let stand_pat = best_score;
 
-        // Step 7. Generate the moves. In check: every evasion. Otherwise the forcing moves:
-        // captures (en passant included) and queen promotions, also quiet ones; with the
-        // options also under-promotions, quiet checks in the first q-plies and pawn pushes to
-        // the seventh rank. Never ordinary quiet moves: unless an option needs them, each
-        // piece's targets are masked down to captures and promotions before any move is
-        // unpacked. No legal move at all is mate or stalemate.
-        //
-        // Step 8. Order as they are generated: the TT move, then winning captures, equal
-        // captures, quiet checks and pushes, and losing captures last, each group by MVV-LVA
-        // (most valuable victim, least valuable attacker). Evasions: captures first, then
-        // quiet moves by history. The SEE of each move is computed once here and carried
-        // along for the pruning of step 9.
-        let board = pos.board();
-        let us = board.side_to_move();
-        let theirs = board.colors(!us);
-        let ep_bb = pos
-            .en_passant_square()
-            .map_or(BitBoard::EMPTY, |sq| sq.bitboard());
-        let seventh = Rank::Seventh.relative_to(us);
-        let promo_bb = Rank::Eighth.relative_to(us).bitboard();
-        let want_checks = !in_check && qply < opts.check_plies;
-        // Quiet checks: a cheap bitboard test first, the exact one only for candidates.
-        let check_squares = if want_checks {
-            pos.check_squares()
-        } else {
-            [BitBoard::EMPTY; 6]
-        };
-        let need_quiets = in_check || want_checks;
-        let pawn_mask = theirs
-            | ep_bb
-            | promo_bb
-            | if opts.pawn_pushes {
-                seventh.bitboard()
-            } else {
-                BitBoard::EMPTY
-            };
-        let mut any_legal = false;
-        let mut list = MoveList::new();
-        let tables = &self.tables;
-        board.generate_moves(|mut pm| {
-            if pm.to.is_empty() {
-                return false;
-            }
-            any_legal = true;
-            if !need_quiets {
-                pm.to &= if pm.piece == Piece::Pawn {
-                    pawn_mask
-                } else {
-                    theirs
-                };
-            }
-            for mv in pm {
-                let victim = pos.captured(mv);
-                let noisy = victim.is_some() || mv.promotion.is_some();
-                if !in_check {
-                    if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions
-                    {
-                        continue;
-                    }
-                    let push =
-                        opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
-                    if !noisy && !push {
-                        // Quiet move: searched only as a check in the first q-plies.
-                        if !(want_checks
-                            && pm.piece != Piece::King
-                            && pos.may_give_check(mv, &check_squares)
-                            && pos.gives_check(mv))
-                        {
-                            continue;
-                        }
-                    }
-                }
-                let mvv = mvv_lva(victim, pm.piece)
-                    + mv.promotion
-                        .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8);
-                // The exchange value: a capture of a more valuable piece wins at least the
-                // difference; otherwise the full swap-off is computed.
-                let exchange = if in_check {
-                    0
-                } else if let (Some(v), None) = (victim, mv.promotion) {
-                    if see_value(v) > see_value(pm.piece) {
-                        see_value(v) - see_value(pm.piece)
-                    } else {
-                        see(board, mv)
-                    }
-                } else {
-                    see(board, mv)
-                };
-                let order = if Some(mv) == tt_move {
-                    SCORE_TT_MOVE
-                } else if in_check {
-                    if noisy {
-                        SCORE_GOOD_CAPTURE + mvv
-                    } else {
-                        tables.history(us, mv)
-                    }
-                } else if !noisy {
-                    SCORE_QUIET_TACTICAL + exchange
-                } else if exchange > 0 {
-                    SCORE_GOOD_CAPTURE + mvv
-                } else if exchange == 0 {
-                    SCORE_EQUAL_CAPTURE + mvv
-                } else {
-                    SCORE_BAD_CAPTURE + mvv
-                };
-                list.push_with(mv, order, exchange);
-            }
-            false
-        });
-        if !any_legal {
+        // Step 7. Generate and order the moves (see `MovePicker::quiescence`): in check every
+        // evasion, otherwise the forcing moves the options ask for, each with its SEE. No
+        // legal move at all is mate or stalemate.
+        let Some(mut picker) = MovePicker::quiescence(pos, tt_move, &self.tables, &opts, qply)
+        else {
             if in_check {
                 self.stats.q_mates += 1;
                 self.q_end = QEnd::Mate;
@@ -424,7 +314,7 @@ impl Searcher {
             self.stats.q_stalemates += 1;
             self.q_end = QEnd::Stalemate;
             return DRAW;
-        }
+        };
 
         // Step 9. Search the moves.
         let original_alpha = alpha;
@@ -433,7 +323,10 @@ impl Searcher {
         let recaptures_only = opts.recaptures_after > 0 && qply >= opts.recaptures_after;
         let delta_margin = opts.delta_margin;
         let see_threshold = opts.see_threshold;
-        while let Some((mv, _, exchange)) = list.pick() {
+        while let Some(Picked {
+            mv, see: exchange, ..
+        }) = picker.next(pos, &self.tables)
+        {
             let captured = pos.captured(mv);
 
             if !in_check {
@@ -520,7 +413,7 @@ impl Searcher {
             self.stats.q_expanded += 1;
         }
         if best_score < beta {
-            self.q_end = if list.is_empty() {
+            self.q_end = if picker.generated() == 0 {
                 QEnd::Quiet
             } else {
                 QEnd::AllSearched
