@@ -12,7 +12,7 @@
 use crate::book::{DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH};
 use crate::params;
 use crate::position::shorten;
-use crate::search::{Engine, QSearchOptions};
+use crate::search::{Engine, NullMoveQs, QSearchOptions};
 
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH: i64 = 16_384;
@@ -278,7 +278,7 @@ pub fn apply_value(
         ("QSearchUnderpromotions", OptionValue::Bool(b)) => qs.underpromotions = b,
         ("QSearchPawnPushes", OptionValue::Bool(b)) => qs.pawn_pushes = b,
         ("QSearchRecapturesAfter", OptionValue::Int(n)) => qs.recaptures_after = n as i32,
-        ("QSearchNullMove", OptionValue::Int(n)) => qs.null_move = n as i32,
+        ("QSearchNullMove", OptionValue::Int(n)) => qs.null_move = NullMoveQs::from_spin(n),
         (name, _) => return Err(format!("option '{name}' cannot take that value")),
     }
     Ok(())
@@ -405,7 +405,7 @@ mod tests {
                 underpromotions: true,
                 pawn_pushes: true,
                 recaptures_after: 3,
-                null_move: 2,
+                null_move: NullMoveQs::EveryPly,
             }
         );
         apply_option(&mut e, "Move Overhead", Some("100")).unwrap();

@@ -6,7 +6,7 @@ use lull::cozy_chess::Move;
 use lull::eval::evaluate;
 use lull::params::{MATE, MATE_BOUND};
 use lull::position::Position;
-use lull::search::{Engine, QEnd, QPrune, QSearchOptions, QTrace, SearchResult};
+use lull::search::{Engine, NullMoveQs, QEnd, QPrune, QSearchOptions, QTrace, SearchResult};
 use lull::time::Limits;
 
 const INF: i32 = lull::params::INFINITY;
@@ -106,7 +106,7 @@ fn pinned_queen_with_pawn_sacrifices() {
         ("default (captures only)", |_| {}),
         ("QSearch off", |q| q.enabled = false),
         ("QSearchChecks 1", |q| q.check_plies = 1),
-        ("QSearchNullMove 2", |q| q.null_move = 2),
+        ("QSearchNullMove 2", |q| q.null_move = NullMoveQs::EveryPly),
     ];
     for (name, f) in configs {
         let mut e = engine_with(f);
@@ -358,8 +358,8 @@ fn option_qsearch_null_move_sees_hanging_pieces() {
     // White to move, its knight on d4 is attacked by a pawn and there is no capture: the
     // ordinary stand pat ignores the threat; Beal's null-move stand pat subtracts it.
     let p = pos("4k3/pp6/8/4p3/3N4/8/PP6/4K3 w - - 0 1");
-    let mut plain = engine_with(|q| q.null_move = 0);
-    let mut beal = engine_with(|q| q.null_move = 1);
+    let mut plain = engine_with(|q| q.null_move = NullMoveQs::Off);
+    let mut beal = engine_with(|q| q.null_move = NullMoveQs::Root);
     let a = plain.quiesce(&p, -INF, INF, 0);
     let b = beal.quiesce(&p, -INF, INF, 0);
     assert!(

@@ -11,7 +11,8 @@ use crate::position::Position;
 use crate::tt::Bound;
 
 use super::movepick::{MovePicker, Picked, Stage};
-use super::ordering::{cont_key, QuietContext, QuietsTried, NO_CONT};
+use super::ordering::{cont_key, QuietsTried, NO_CONT};
+use super::qsearch::QNode;
 use super::see::see_ge;
 use super::Searcher;
 
@@ -55,7 +56,7 @@ impl Searcher {
         // `QSearch` off, take the static evaluation as the leaf value: the horizon effect).
         if depth <= 0 {
             if self.options.qs.enabled {
-                return self.qsearch(pos, alpha, beta, ply, 0, None, true);
+                return self.qsearch(pos, alpha, beta, QNode::horizon(ply));
             }
             self.stats.main_nodes += 1;
             return evaluate(pos.board());
@@ -110,8 +111,8 @@ impl Searcher {
         } else {
             entry.map_or_else(|| evaluate(pos.board()), |e| e.eval)
         };
-        self.eval_stack[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         // Killers of the grandchildren are stale: clear them.
         if ply + 2 <= MAX_PLY {
             self.tables.killers[ply + 2] = [None; 2];
@@ -146,7 +147,7 @@ impl Searcher {
             // a real move will too (not in pawn endings: zugzwang).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
-                && !self.null_stack[ply]
+                && !self.stack[ply].after_null
                 && !pos.only_pawns(pos.side_to_move())
                 && beta.abs() < MATE_BOUND
             {
@@ -154,10 +155,10 @@ impl Searcher {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 if pos.play_null() {
-                    self.null_stack[ply + 1] = true;
-                    self.cont_stack[ply] = NO_CONT;
+                    self.stack[ply + 1].after_null = true;
+                    self.stack[ply].cont_key = NO_CONT;
                     let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
-                    self.null_stack[ply + 1] = false;
+                    self.stack[ply + 1].after_null = false;
                     pos.undo();
                     if self.stopped {
                         return 0;
@@ -168,9 +169,9 @@ impl Searcher {
                             return score;
                         }
                         // Verification: the same reduced search without the null move.
-                        self.null_stack[ply] = true;
+                        self.stack[ply].after_null = true;
                         let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
-                        self.null_stack[ply] = false;
+                        self.stack[ply].after_null = false;
                         if v >= beta {
                             return score;
                         }
@@ -196,18 +197,7 @@ impl Searcher {
         // lose material by SEE (their SEE is computed only when they come up).
         let root_filter = root.then(|| self.root_moves.clone());
         // The previous two moves, for the counter-move and continuation histories.
-        let ctx = QuietContext {
-            prev1: if ply >= 1 {
-                self.cont_stack[ply - 1]
-            } else {
-                NO_CONT
-            },
-            prev2: if ply >= 2 {
-                self.cont_stack[ply - 2]
-            } else {
-                NO_CONT
-            },
-        };
+        let ctx = self.stack.quiet_context(ply);
         let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
         let check_squares = pos.check_squares();
 
@@ -266,7 +256,7 @@ impl Searcher {
                 .board()
                 .piece_on(mv.from)
                 .map_or(NO_CONT, |p| cont_key(us, p, mv.to));
-            self.cont_stack[ply] = key;
+            self.stack[ply].cont_key = key;
             let nodes_before = if root { self.nodes() } else { 0 };
             pos.play(mv);
             let gives_check = pos.in_check();
@@ -319,10 +309,7 @@ impl Searcher {
                     // Step 14. Beta cutoff: remember quiet refutations (killers, history)
                     // and punish the quiet moves tried before.
                     if score >= beta {
-                        self.stats.main_cutoffs += 1;
-                        if searched == 1 {
-                            self.stats.main_first_cutoffs += 1;
-                        }
+                        self.stats.main_cutoff(searched);
                         if quiet {
                             let bonus = (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE)
                                 .min(HISTORY_BONUS_MAX);
