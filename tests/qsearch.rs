@@ -154,6 +154,44 @@ fn stalemate_inside_qsearch_is_a_draw() {
     assert_eq!(r.score, 0, "Qxg6 stalemates");
 }
 
+#[test]
+fn fifty_move_rule_in_both_searches_but_mate_stands() {
+    // The hundredth ply without capture or pawn move: a draw, in the quiescence search too,
+    // although White is a queen up.
+    let p = pos("4k3/8/8/8/8/8/3Q4/4K3 w - - 100 80");
+    assert!(evaluate(p.board()) > 500);
+    let mut e = engine_with(|_| {});
+    let r = e.quiesce(&p, -INF, INF, 1000);
+    assert_eq!(r.score, 0);
+    assert!(
+        matches!(
+            r.trace.last(),
+            Some(QTrace::Exit {
+                end: QEnd::Draw,
+                ..
+            })
+        ),
+        "{:?}",
+        r.trace.last()
+    );
+    // After 99 plies the main search sees that every queen move reaches the hundredth ply
+    // (a draw), and so does every king move.
+    let p99 = pos("4k3/8/8/8/8/8/3Q4/4K3 w - - 99 80");
+    let r = search(&mut e, &p99, 2, &[]);
+    assert_eq!(
+        r.score, 0,
+        "every move draws by the fifty-move rule: {:?}",
+        r.pv
+    );
+    // A mate on the hundredth ply still stands: mated, in both searches.
+    let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+    let r = e.quiesce(&mated, -INF, INF, 0);
+    assert_eq!(r.score, -MATE);
+    let p99 = pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    let r = search(&mut e, &p99, 2, &["a1a8"]);
+    assert_eq!(r.score, MATE - 1, "Ra8# on the hundredth ply wins");
+}
+
 /// Many queens that can take each other: the quiescence search must stay bounded.
 const EXPLOSIVE: &str = "qqqqkqqq/8/8/8/8/8/8/QQQQKQQQ w - - 0 1";
 const EXPLOSIVE_OPEN: &str = "1q1qkq1q/q1q3q1/8/8/8/8/Q1Q3Q1/1Q1QKQ1Q w - - 0 1";

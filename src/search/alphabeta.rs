@@ -46,14 +46,14 @@ impl Searcher {
         self.pv_len[ply.min(MAX_PLY)] = 0;
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
-        // never falls in the middle of a forced sequence of evasions.
+        // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
+        // the captures with the quiescence search (or, with `QSearch` off, take the static
+        // evaluation as the leaf value: the horizon effect).
         let in_check = pos.in_check();
         if in_check {
             depth += 1;
         }
 
-        // Step 2. Horizon: resolve the captures with the quiescence search (or, with
-        // `QSearch` off, take the static evaluation as the leaf value: the horizon effect).
         if depth <= 0 {
             if self.options.qs.enabled {
                 return self.qsearch(pos, alpha, beta, QNode::horizon(ply));
@@ -62,7 +62,9 @@ impl Searcher {
             return evaluate(pos.board());
         }
 
-        // Step 3. Count the node; poll the clock and the stop flag.
+        // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
+        // the fifty-move rule unless the hundredth ply mates, insufficient material), and the
+        // maximum ply.
         self.stats.main_nodes += 1;
         if self.poll() {
             return 0;
@@ -70,14 +72,13 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
 
         if !root {
-            // Step 4. Draws by repetition and insufficient material, the maximum ply.
-            if pos.is_repetition(ply) || pos.is_insufficient_material() {
+            if pos.is_draw(ply) {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
                 return evaluate(pos.board());
             }
-            // Step 5. Mate distance pruning: no score here can beat a mate found nearer the
+            // Step 3. Mate distance pruning: no score here can beat a mate found nearer the
             // root.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -86,7 +87,7 @@ impl Searcher {
             }
         }
 
-        // Step 6. Transposition table: a deep enough entry with a usable bound ends a
+        // Step 4. Transposition table: a deep enough entry with a usable bound ends a
         // non-PV node at once; otherwise its move is tried first.
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
@@ -104,7 +105,7 @@ impl Searcher {
             }
         }
 
-        // Step 7. Static evaluation, and whether it improved over our previous move's
+        // Step 5. Static evaluation, and whether it improved over our previous move's
         // ("improving": prune less when things are getting worse for us).
         let static_eval = if in_check {
             -INFINITY
@@ -136,14 +137,14 @@ impl Searcher {
         };
 
         if !pv_node && !in_check && !root {
-            // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
+            // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
             if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < MATE_BOUND {
                 return (eval + beta) / 2;
             }
 
-            // Step 9. Null-move pruning: if passing still fails high with a reduced search,
+            // Step 7. Null-move pruning: if passing still fails high with a reduced search,
             // a real move will too (not in pawn endings: zugzwang).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
@@ -180,18 +181,13 @@ impl Searcher {
             }
         }
 
-        // Step 10. Internal iterative reduction: without a TT move the ordering is poor;
+        // Step 8. Internal iterative reduction: without a TT move the ordering is poor;
         // search this node a ply shallower.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !in_check {
             depth -= 1;
         }
 
-        // Step 11. Fifty-move rule (a mate on the hundredth ply still stands).
-        if !root && pos.is_fifty_move_draw() && (!in_check || !pos.legal_moves().is_empty()) {
-            return DRAW;
-        }
-
-        // Step 12. Move ordering, staged (see `movepick.rs`): the TT move is tried before any
+        // Step 9. Move ordering, staged (see `movepick.rs`): the TT move is tried before any
         // move is generated (when it cuts off, generation is never paid for); then good
         // captures by MVV-LVA, killers, the counter-move, history, and last the captures that
         // lose material by SEE (their SEE is computed only when they come up).
@@ -201,7 +197,7 @@ impl Searcher {
         let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
         let check_squares = pos.check_squares();
 
-        // Step 13. Search the moves: the first with the full window, the others with a null
+        // Step 10. Search the moves: the first with the full window, the others with a null
         // window that is widened only when a move beats alpha (PVS); late quiet moves are
         // pruned or searched with reduced depth first.
         let original_alpha = alpha;
@@ -217,7 +213,7 @@ impl Searcher {
             let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
             let killer_or_better = stage <= Stage::Killers;
 
-            // Step 13a. Shallow pruning, once a move has secured a non-losing score.
+            // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
                     // Late move pruning: enough quiet moves tried at low depth; the picker
@@ -264,7 +260,7 @@ impl Searcher {
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
             } else {
-                // Step 13b. Late move reductions for quiet moves after the first few.
+                // Step 10b. Late move reductions for quiet moves after the first few.
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH
                     && searched > usize::from(pv_node)
@@ -306,7 +302,7 @@ impl Searcher {
                     if root {
                         self.root_best = Some((mv, score));
                     }
-                    // Step 14. Beta cutoff: remember quiet refutations (killers, history)
+                    // Step 11. Beta cutoff: remember quiet refutations (killers, history)
                     // and punish the quiet moves tried before.
                     if score >= beta {
                         self.stats.main_cutoff(searched);
@@ -345,7 +341,7 @@ impl Searcher {
             };
         }
 
-        // Step 15. Store the result: exact inside the window, else the bound it proves.
+        // Step 12. Store the result: exact inside the window, else the bound it proves.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

@@ -153,9 +153,10 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
 
-        // Step 2. Draws by rule. Captures reset the repetition window, so this is cheap;
-        // checks and evasions can repeat.
-        if pos.is_repetition(ply) || pos.is_insufficient_material() {
+        // Step 2. Draws by rule: repetition, the fifty-move rule (not a mate on the hundredth
+        // ply) and insufficient material. Captures reset the repetition window, so this is
+        // cheap; checks and evasions can repeat.
+        if pos.is_draw(ply) {
             return (DRAW, QEnd::Draw);
         }
         let in_check = pos.in_check();
