@@ -154,7 +154,7 @@ impl Searcher {
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_REDUCTION_MAX);
                 if pos.play_null() {
                     self.stack[ply + 1].after_null = true;
                     self.stack[ply].cont_key = NO_CONT;
@@ -207,7 +207,12 @@ impl Searcher {
         let mut legal = 0usize;
         let mut quiets_tried = QuietsTried::new();
         let us = pos.side_to_move();
-        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let lmp_limit = (LMP_BASE + depth * depth)
+            / if improving {
+                1
+            } else {
+                LMP_NOT_IMPROVING_DIVISOR
+            };
         while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
             legal += 1;
             let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
@@ -232,13 +237,13 @@ impl Searcher {
                     }
                     // SEE pruning of quiet moves onto attacked squares (not checks: a
                     // checking sacrifice is the stuff of tactics).
-                    if depth <= 8
+                    if depth <= SEE_QUIET_MAX_DEPTH
                         && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
                         && !pos.may_give_check(mv, &check_squares)
                     {
                         continue;
                     }
-                } else if depth <= 8
+                } else if depth <= SEE_CAPTURE_MAX_DEPTH
                     && matches!(stage, Stage::BadCaptures | Stage::UnderPromotions)
                     && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
                     && !pos.may_give_check(mv, &check_squares)

@@ -518,7 +518,8 @@ impl Searcher {
                 let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
                 let progress = SearchProgress {
                     stability,
-                    score_change: (result.score - before).clamp(-500, 500),
+                    score_change: (result.score - before)
+                        .clamp(-params::TM_SCORE_CHANGE_MAX, params::TM_SCORE_CHANGE_MAX),
                     best_move_effort: self.root_effort(best),
                 };
                 if self.stopped
@@ -563,8 +564,8 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta / params::ASPIRATION_GROWTH_DIVISOR;
+            if delta > params::ASPIRATION_MAX_DELTA {
                 alpha = -inf;
                 beta = inf;
             }
@@ -594,13 +595,18 @@ impl Searcher {
             return false;
         }
         // A mate proven with plies to spare will not change: answer at once.
-        if result.score.abs() >= MATE_BOUND && result.depth >= MATE - result.score.abs() + 4 {
+        if result.score.abs() >= MATE_BOUND
+            && result.depth >= MATE - result.score.abs() + params::TM_MATE_SPARE_PLIES
+        {
             return true;
         }
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
-        if self.limits.uses_clock() && root_moves == 1 && result.depth >= 4 {
+        if self.limits.uses_clock()
+            && root_moves == 1
+            && result.depth >= params::TM_SINGLE_MOVE_DEPTH
+        {
             return true;
         }
         self.time.soft_expired_after(progress)
