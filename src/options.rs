@@ -12,7 +12,7 @@
 
 use crate::params;
 use crate::position::shorten;
-use crate::search::{Engine, QSearchOptions};
+use crate::search::{Engine, NullMoveQs, QSearchOptions};
 
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH: i64 = 16_384;
@@ -376,7 +376,7 @@ pub fn option_specs() -> Vec<OptionSpec> {
             },
         ),
         spin("QSearchNullMove", q.null_move as i64, 0, 2, |e, v| {
-            e.options.qs.null_move = v.int() as i32;
+            e.options.qs.null_move = NullMoveQs::from_spin(v.int());
             Ok(())
         }),
     ]
@@ -549,7 +549,7 @@ mod tests {
                 underpromotions: true,
                 pawn_pushes: true,
                 recaptures_after: 3,
-                null_move: 2,
+                null_move: NullMoveQs::EveryPly,
             }
         );
         apply_option(&mut e, "Move Overhead", Some("100")).unwrap();

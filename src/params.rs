@@ -16,7 +16,8 @@ pub const INFINITY: i32 = 32_500;
 /// Score of a draw, in centipawns.
 pub const DRAW: i32 = 0;
 
-/// Default quiescence settings (each is a UCI option, see `search::QSearchOptions`).
+// Default quiescence settings (each is a UCI option, see `search::QSearchOptions`).
+
 /// Plies past the horizon before the quiescence search stops and evaluates.
 pub const QS_MAX_PLY: i32 = 32;
 /// Quiescence nodes per root search before the quiescence search stops descending (0 = no cap).
@@ -30,6 +31,11 @@ pub const QS_CHECK_PLIES: i32 = 0;
 /// After this many quiescence plies only recaptures on the last capture square are searched (0 = off).
 pub const QS_RECAPTURES_AFTER: i32 = 0;
 
+// Piece values and the history tables.
+
+/// Piece values of the static exchange evaluation and MVV-LVA, in centipawns: pawn, knight,
+/// bishop, rook, queen, king.
+pub const SEE_VALUE: [i32; 6] = [100, 325, 325, 500, 975, 20_000];
 /// Main search: history scores stay within +/- this (each of the three quiet-move tables).
 pub const HISTORY_MAX: i32 = 16_384;
 /// History bonus of a quiet move that caused a beta cutoff (malus for the quiet moves tried
@@ -42,15 +48,24 @@ pub const HISTORY_BONUS_MAX: i32 = 1500;
 /// Late move reductions: one ply less per this much quiet-move history (all three tables).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// Time management, in milliseconds unless stated.
+// Time management (src/time.rs and the end of each iteration), in milliseconds unless
+// stated.
+
 /// Default `Move Overhead`: time reserved per move for communication.
 pub const MOVE_OVERHEAD: u64 = 30;
 /// Moves left to plan for when the GUI does not send `movestogo`.
 pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// The soft limit is the remaining time over the moves to go plus this share of the
+/// increment, in percent.
+pub const TM_INCREMENT_PERCENT: u64 = 75;
+/// The soft limit never exceeds this share of the remaining clock, in percent.
+pub const SOFT_LIMIT_CLOCK_PERCENT: u64 = 60;
 /// The hard limit is this many times the soft limit (before capping by the clock).
 pub const HARD_LIMIT_FACTOR: u64 = 4;
 /// The hard limit never exceeds this fraction (in percent) of the remaining clock.
 pub const HARD_LIMIT_CLOCK_PERCENT: u64 = 40;
+/// ... or this share (in percent) when the next time control comes after this move.
+pub const HARD_LIMIT_LAST_MOVE_PERCENT: u64 = 80;
 /// Soft-limit factor by best-move stability (iterations in a row with the same best move,
 /// the last entry for that many or more): a new best move buys time, a settled one saves it.
 pub const TM_STABILITY_FACTORS: [f64; 6] = [2.2, 1.6, 1.25, 1.0, 0.9, 0.8];
@@ -59,6 +74,8 @@ pub const TM_STABILITY_FACTORS: [f64; 6] = [2.2, 1.6, 1.25, 1.0, 0.9, 0.8];
 pub const TM_SCORE_DROP_PER_CP: f64 = 0.008;
 /// The score change is measured over this many iterations.
 pub const TM_SCORE_LOOKBACK: usize = 3;
+/// The score change is clamped to +/- this many centipawns.
+pub const TM_SCORE_CHANGE_MAX: i32 = 500;
 /// Bounds of the score factor.
 pub const TM_SCORE_FACTOR_MIN: f64 = 0.85;
 /// See TM_SCORE_FACTOR_MIN.
@@ -66,6 +83,13 @@ pub const TM_SCORE_FACTOR_MAX: f64 = 1.6;
 /// Soft-limit factor for effort: this minus the share of nodes the best move took (a move
 /// that took 90% of the nodes gives 0.7 with 1.6, one that took 30% gives 1.3).
 pub const TM_NODE_FACTOR_BASE: f64 = 1.6;
+/// With a single legal root move, a clock search stops after this iteration (in plies).
+pub const TM_SINGLE_MOVE_DEPTH: i32 = 4;
+/// A proven mate ends the search once the iteration depth exceeds the mate distance by this
+/// many plies.
+pub const TM_MATE_SPARE_PLIES: i32 = 4;
+
+// Lazy SMP.
 
 /// Lazy SMP: helper thread `i` (1, 2, …) uses entry `(i − 1) % 20` of these two tables and
 /// skips iteration `depth` when `((depth + SMP_SKIP_PHASE) / SMP_SKIP_SIZE)` is odd, so the
@@ -74,15 +98,49 @@ pub const TM_NODE_FACTOR_BASE: f64 = 1.6;
 pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 /// See SMP_SKIP_SIZE.
 pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-/// Main-search selectivity (issue #5). Depths in plies, margins in centipawns.
+// Move ordering (search/movepick.rs): the score bands of the picker's list, from first to
+// last. Within a band captures add their MVV-LVA value (victim * 8 - attacker, plus
+// promotion gains: below 16 000) and quiet moves their history (+/- 3 * HISTORY_MAX), so the
+// bands never overlap.
+
+/// Ordering band of the TT move.
+pub const SCORE_TT_MOVE: i32 = 4_000_000;
+/// Ordering band of captures and queen promotions (main search) or winning captures
+/// (quiescence).
+pub const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
+/// Ordering band of captures that neither win nor lose material (quiescence, SEE = 0).
+pub const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
+/// Ordering score of the first killer move.
+pub const SCORE_KILLER_1: i32 = 1_000_100;
+/// Ordering score of the second killer move.
+pub const SCORE_KILLER_2: i32 = 1_000_000;
+/// Ordering score of the counter-move (the reply that refuted the previous move last time).
+pub const SCORE_COUNTER: i32 = 900_000;
+/// Ordering band of quiet checks and pawn pushes in the quiescence search (plus their SEE):
+/// after the equal captures.
+pub const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
+/// Quiet moves score their histories, between these bounds (three tables of +/- HISTORY_MAX).
+pub const SCORE_QUIET_MIN: i32 = -3 * HISTORY_MAX;
+/// See SCORE_QUIET_MIN.
+pub const SCORE_QUIET_MAX: i32 = 3 * HISTORY_MAX;
+/// Ordering band of captures that lose material by SEE.
+pub const SCORE_BAD_CAPTURE: i32 = -2_000_000;
+/// Ordering band of under-promotions (main search): last.
+pub const SCORE_UNDERPROMOTION: i32 = -3_000_000;
+
+// Main-search selectivity (issue #5). Depths in plies, margins in centipawns.
+
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// Null-move pruning: base reduction.
 pub const NMP_BASE_REDUCTION: i32 = 3;
 /// Null-move pruning: one more ply of reduction per this many plies of depth.
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// Null-move pruning: one more ply of reduction per this many centipawns of eval above beta (at most 3).
+/// Null-move pruning: one more ply of reduction per this many centipawns of eval above
+/// beta, at most NMP_EVAL_REDUCTION_MAX plies.
 pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// See NMP_EVAL_DIVISOR.
+pub const NMP_EVAL_REDUCTION_MAX: i32 = 3;
 /// Null-move pruning: from this depth on, a null-move cutoff is verified by a reduced search.
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 /// Reverse futility pruning: maximum depth.
@@ -97,9 +155,15 @@ pub const FP_BASE: i32 = 90;
 pub const FP_PER_DEPTH: i32 = 90;
 /// Late move pruning: maximum depth.
 pub const LMP_MAX_DEPTH: i32 = 6;
+/// Late move pruning: quiet moves are pruned once (LMP_BASE + depth^2) of them were tried,
+/// halved (LMP_NOT_IMPROVING_DIVISOR) when the position is not improving.
+pub const LMP_BASE: i32 = 3;
+/// See LMP_BASE.
+pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 /// Late move reductions: minimum depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late move reductions: r = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR (in hundredths).
+/// Late move reductions: r = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR plies,
+/// rounded down.
 pub const LMR_BASE: f64 = 0.75;
 /// See LMR_BASE.
 pub const LMR_DIVISOR: f64 = 2.25;
@@ -109,6 +173,14 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_WINDOW: i32 = 25;
 /// See ASPIRATION_WINDOW.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Aspiration windows: after each fail the half-width grows by 1 / this of itself.
+pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
+/// Aspiration windows: past this half-width the full window is searched.
+pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+/// Main-search SEE pruning of captures: maximum depth.
+pub const SEE_CAPTURE_MAX_DEPTH: i32 = 8;
+/// Main-search SEE pruning of quiet moves: maximum depth.
+pub const SEE_QUIET_MAX_DEPTH: i32 = 8;
 /// Main-search SEE pruning of captures at low depth: margin per ply squared.
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Main-search SEE pruning of quiet moves at low depth: margin per ply squared.

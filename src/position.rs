@@ -167,8 +167,8 @@ impl Position {
         false
     }
 
-    /// Fifty-move rule (a mate on the hundredth ply still wins; callers check for mate first
-    /// where it matters).
+    /// The fifty-move counter has reached a hundred plies. Whether that is a draw depends on
+    /// mate: a mate on the hundredth ply still wins (see [`Position::is_draw`]).
     #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
         self.board().halfmove_clock() >= 100
@@ -181,10 +181,18 @@ impl Position {
         heavy.is_empty() && (b.pieces(Piece::Knight) | b.pieces(Piece::Bishop)).len() <= 1
     }
 
-    /// Draw by repetition, fifty-move rule or insufficient material.
+    /// Draw by rule: repetition (see [`Position::is_repetition`] for `ply`), insufficient
+    /// material, or the fifty-move rule unless the hundredth ply gave mate.
     #[inline]
     pub fn is_draw(&self, ply: usize) -> bool {
-        self.is_fifty_move_draw() || self.is_insufficient_material() || self.is_repetition(ply)
+        self.is_repetition(ply)
+            || self.is_insufficient_material()
+            || (self.is_fifty_move_draw() && !self.is_checkmate())
+    }
+
+    /// The side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.board().generate_moves(|_| true)
     }
 
     /// All legal moves, in cozy-chess encoding.

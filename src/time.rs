@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use cozy_chess::Color;
 
 use crate::params::{
-    DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_FACTOR, TM_NODE_FACTOR_BASE,
-    TM_SCORE_DROP_PER_CP, TM_SCORE_FACTOR_MAX, TM_SCORE_FACTOR_MIN, TM_STABILITY_FACTORS,
+    DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_FACTOR, HARD_LIMIT_LAST_MOVE_PERCENT,
+    SOFT_LIMIT_CLOCK_PERCENT, TM_INCREMENT_PERCENT, TM_NODE_FACTOR_BASE, TM_SCORE_DROP_PER_CP,
+    TM_SCORE_FACTOR_MAX, TM_SCORE_FACTOR_MIN, TM_STABILITY_FACTORS,
 };
 
 /// The limits of one search, as given by `go` (all times in milliseconds).
@@ -126,9 +127,10 @@ impl TimeManager {
             .clamp(1, DEFAULT_MOVES_TO_GO);
         // What we may spend in total, keeping the overhead aside.
         let available = time.saturating_sub(overhead).max(1);
-        let soft = (available / mtg + inc * 3 / 4).min(available * 6 / 10);
+        let soft = (available / mtg + inc * TM_INCREMENT_PERCENT / 100)
+            .min(available * SOFT_LIMIT_CLOCK_PERCENT / 100);
         let hard_cap = if mtg == 1 {
-            available * 8 / 10
+            available * HARD_LIMIT_LAST_MOVE_PERCENT / 100
         } else {
             available * HARD_LIMIT_CLOCK_PERCENT / 100
         };

@@ -6,7 +6,7 @@ use lull::cozy_chess::Move;
 use lull::eval::evaluate;
 use lull::params::{MATE, MATE_BOUND};
 use lull::position::Position;
-use lull::search::{Engine, QEnd, QPrune, QSearchOptions, QTrace, SearchResult};
+use lull::search::{Engine, NullMoveQs, QEnd, QPrune, QSearchOptions, QTrace, SearchResult};
 use lull::time::Limits;
 
 const INF: i32 = lull::params::INFINITY;
@@ -106,7 +106,7 @@ fn pinned_queen_with_pawn_sacrifices() {
         ("default (captures only)", |_| {}),
         ("QSearch off", |q| q.enabled = false),
         ("QSearchChecks 1", |q| q.check_plies = 1),
-        ("QSearchNullMove 2", |q| q.null_move = 2),
+        ("QSearchNullMove 2", |q| q.null_move = NullMoveQs::EveryPly),
     ];
     for (name, f) in configs {
         let mut e = engine_with(f);
@@ -152,6 +152,44 @@ fn stalemate_inside_qsearch_is_a_draw() {
     let mut e = engine_with(|_| {});
     let r = search(&mut e, &p, 1, &["g4g6"]);
     assert_eq!(r.score, 0, "Qxg6 stalemates");
+}
+
+#[test]
+fn fifty_move_rule_in_both_searches_but_mate_stands() {
+    // The hundredth ply without capture or pawn move: a draw, in the quiescence search too,
+    // although White is a queen up.
+    let p = pos("4k3/8/8/8/8/8/3Q4/4K3 w - - 100 80");
+    assert!(evaluate(p.board()) > 500);
+    let mut e = engine_with(|_| {});
+    let r = e.quiesce(&p, -INF, INF, 1000);
+    assert_eq!(r.score, 0);
+    assert!(
+        matches!(
+            r.trace.last(),
+            Some(QTrace::Exit {
+                end: QEnd::Draw,
+                ..
+            })
+        ),
+        "{:?}",
+        r.trace.last()
+    );
+    // After 99 plies the main search sees that every queen move reaches the hundredth ply
+    // (a draw), and so does every king move.
+    let p99 = pos("4k3/8/8/8/8/8/3Q4/4K3 w - - 99 80");
+    let r = search(&mut e, &p99, 2, &[]);
+    assert_eq!(
+        r.score, 0,
+        "every move draws by the fifty-move rule: {:?}",
+        r.pv
+    );
+    // A mate on the hundredth ply still stands: mated, in both searches.
+    let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+    let r = e.quiesce(&mated, -INF, INF, 0);
+    assert_eq!(r.score, -MATE);
+    let p99 = pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    let r = search(&mut e, &p99, 2, &["a1a8"]);
+    assert_eq!(r.score, MATE - 1, "Ra8# on the hundredth ply wins");
 }
 
 /// Many queens that can take each other: the quiescence search must stay bounded.
@@ -358,8 +396,8 @@ fn option_qsearch_null_move_sees_hanging_pieces() {
     // White to move, its knight on d4 is attacked by a pawn and there is no capture: the
     // ordinary stand pat ignores the threat; Beal's null-move stand pat subtracts it.
     let p = pos("4k3/pp6/8/4p3/3N4/8/PP6/4K3 w - - 0 1");
-    let mut plain = engine_with(|q| q.null_move = 0);
-    let mut beal = engine_with(|q| q.null_move = 1);
+    let mut plain = engine_with(|q| q.null_move = NullMoveQs::Off);
+    let mut beal = engine_with(|q| q.null_move = NullMoveQs::Root);
     let a = plain.quiesce(&p, -INF, INF, 0);
     let b = beal.quiesce(&p, -INF, INF, 0);
     assert!(

@@ -302,7 +302,7 @@ mod tests {
                 underpromotions: true,
                 pawn_pushes: true,
                 recaptures_after: 4,
-                null_move: 1,
+                null_move: crate::search::NullMoveQs::Root,
                 ..QSearchOptions::default()
             },
             move_overhead: 77,

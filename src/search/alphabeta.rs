@@ -10,10 +10,9 @@ use crate::params::*;
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::{
-    cont_key, MoveList, QuietContext, NO_CONT, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE,
-    SCORE_KILLER_2, SCORE_QUIET_MAX, SCORE_QUIET_MIN, SCORE_TT_MOVE,
-};
+use super::movepick::{MovePicker, Picked, Stage};
+use super::ordering::{cont_key, QuietsTried, NO_CONT};
+use super::qsearch::QNode;
 use super::see::see_ge;
 use super::Searcher;
 
@@ -47,23 +46,25 @@ impl Searcher {
         self.pv_len[ply.min(MAX_PLY)] = 0;
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
-        // never falls in the middle of a forced sequence of evasions.
+        // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
+        // the captures with the quiescence search (or, with `QSearch` off, take the static
+        // evaluation as the leaf value: the horizon effect).
         let in_check = pos.in_check();
         if in_check {
             depth += 1;
         }
 
-        // Step 2. Horizon: resolve the captures with the quiescence search (or, with
-        // `QSearch` off, take the static evaluation as the leaf value: the horizon effect).
         if depth <= 0 {
             if self.options.qs.enabled {
-                return self.qsearch(pos, alpha, beta, ply, 0, None, true);
+                return self.qsearch(pos, alpha, beta, QNode::horizon(ply));
             }
             self.stats.main_nodes += 1;
             return evaluate(pos.board());
         }
 
-        // Step 3. Count the node; poll the clock and the stop flag.
+        // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
+        // the fifty-move rule unless the hundredth ply mates, insufficient material), and the
+        // maximum ply.
         self.stats.main_nodes += 1;
         if self.poll() {
             return 0;
@@ -71,14 +72,13 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
 
         if !root {
-            // Step 4. Draws by repetition and insufficient material, the maximum ply.
-            if pos.is_repetition(ply) || pos.is_insufficient_material() {
+            if pos.is_draw(ply) {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
                 return evaluate(pos.board());
             }
-            // Step 5. Mate distance pruning: no score here can beat a mate found nearer the
+            // Step 3. Mate distance pruning: no score here can beat a mate found nearer the
             // root.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -87,7 +87,7 @@ impl Searcher {
             }
         }
 
-        // Step 6. Transposition table: a deep enough entry with a usable bound ends a
+        // Step 4. Transposition table: a deep enough entry with a usable bound ends a
         // non-PV node at once; otherwise its move is tried first.
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
@@ -105,15 +105,15 @@ impl Searcher {
             }
         }
 
-        // Step 7. Static evaluation, and whether it improved over our previous move's
+        // Step 5. Static evaluation, and whether it improved over our previous move's
         // ("improving": prune less when things are getting worse for us).
         let static_eval = if in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| evaluate(pos.board()), |e| e.eval)
         };
-        self.eval_stack[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         // Killers of the grandchildren are stale: clear them.
         if ply + 2 <= MAX_PLY {
             self.tables.killers[ply + 2] = [None; 2];
@@ -137,29 +137,29 @@ impl Searcher {
         };
 
         if !pv_node && !in_check && !root {
-            // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
+            // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
             if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < MATE_BOUND {
                 return (eval + beta) / 2;
             }
 
-            // Step 9. Null-move pruning: if passing still fails high with a reduced search,
+            // Step 7. Null-move pruning: if passing still fails high with a reduced search,
             // a real move will too (not in pawn endings: zugzwang).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
-                && !self.null_stack[ply]
+                && !self.stack[ply].after_null
                 && !pos.only_pawns(pos.side_to_move())
                 && beta.abs() < MATE_BOUND
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_REDUCTION_MAX);
                 if pos.play_null() {
-                    self.null_stack[ply + 1] = true;
-                    self.cont_stack[ply] = NO_CONT;
+                    self.stack[ply + 1].after_null = true;
+                    self.stack[ply].cont_key = NO_CONT;
                     let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
-                    self.null_stack[ply + 1] = false;
+                    self.stack[ply + 1].after_null = false;
                     pos.undo();
                     if self.stopped {
                         return 0;
@@ -170,9 +170,9 @@ impl Searcher {
                             return score;
                         }
                         // Verification: the same reduced search without the null move.
-                        self.null_stack[ply] = true;
+                        self.stack[ply].after_null = true;
                         let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
-                        self.null_stack[ply] = false;
+                        self.stack[ply].after_null = false;
                         if v >= beta {
                             return score;
                         }
@@ -181,99 +181,50 @@ impl Searcher {
             }
         }
 
-        // Step 10. Internal iterative reduction: without a TT move the ordering is poor;
+        // Step 8. Internal iterative reduction: without a TT move the ordering is poor;
         // search this node a ply shallower.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !in_check {
             depth -= 1;
         }
 
-        // Step 11. Fifty-move rule (a mate on the hundredth ply still stands).
-        if !root && pos.is_fifty_move_draw() && (!in_check || !pos.legal_moves().is_empty()) {
-            return DRAW;
-        }
-
-        // Step 12. Move ordering, staged: the TT move is tried before any move is
-        // generated (when it cuts off, generation is never paid for); then all legal moves,
-        // ordered good captures by MVV-LVA, killers, history, and last the captures that
+        // Step 9. Move ordering, staged (see `movepick.rs`): the TT move is tried before any
+        // move is generated (when it cuts off, generation is never paid for); then good
+        // captures by MVV-LVA, killers, the counter-move, history, and last the captures that
         // lose material by SEE (their SEE is computed only when they come up).
         let root_filter = root.then(|| self.root_moves.clone());
         // The previous two moves, for the counter-move and continuation histories.
-        let ctx = QuietContext {
-            prev1: if ply >= 1 {
-                self.cont_stack[ply - 1]
-            } else {
-                NO_CONT
-            },
-            prev2: if ply >= 2 {
-                self.cont_stack[ply - 2]
-            } else {
-                NO_CONT
-            },
-        };
-        let only = root_filter.as_deref();
-        let tt_legal =
-            tt_move.filter(|&m| pos.board().is_legal(m) && only.is_none_or(|o| o.contains(&m)));
-        let mut list = MoveList::new();
-        let mut generated = false;
-        match tt_legal {
-            Some(m) => list.push(m, SCORE_TT_MOVE),
-            None => {
-                self.tables
-                    .generate_main(pos, None, ply, ctx, only, &mut list);
-                generated = true;
-                if list.is_empty() {
-                    return if in_check { -MATE + ply as i32 } else { DRAW };
-                }
-            }
-        }
+        let ctx = self.stack.quiet_context(ply);
+        let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
         let check_squares = pos.check_squares();
 
-        // Step 13. Search the moves: the first with the full window, the others with a null
+        // Step 10. Search the moves: the first with the full window, the others with a null
         // window that is widened only when a move beats alpha (PVS); late quiet moves are
         // pruned or searched with reduced depth first.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets_tried = MoveList::new();
-        let mut skip_quiets = false;
+        let mut legal = 0usize;
+        let mut quiets_tried = QuietsTried::new();
         let us = pos.side_to_move();
-        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
-        loop {
-            let Some((mv, order, _)) = list.pick() else {
-                if generated {
-                    break;
-                }
-                // The TT move is done: now generate the rest.
-                self.tables
-                    .generate_main(pos, tt_legal, ply, ctx, only, &mut list);
-                generated = true;
-                continue;
+        let lmp_limit = (LMP_BASE + depth * depth)
+            / if improving {
+                1
+            } else {
+                LMP_NOT_IMPROVING_DIVISOR
             };
+        while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
+            legal += 1;
             let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
-            // A capture ordered as good by MVV-LVA but losing by SEE waits at the end.
-            if !quiet
-                && mv.promotion.is_none()
-                && (SCORE_GOOD_CAPTURE..SCORE_TT_MOVE).contains(&order)
-                && !see_ge(pos.board(), mv, 0)
-            {
-                list.push(mv, order - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE);
-                continue;
-            }
-            let killer_or_better = order >= SCORE_KILLER_2;
+            let killer_or_better = stage <= Stage::Killers;
 
-            // Step 13a. Shallow pruning, once a move has secured a non-losing score.
+            // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
-                    // Late move pruning: enough quiet moves tried at low depth.
+                    // Late move pruning: enough quiet moves tried at low depth; the picker
+                    // drops the remaining quiet moves at once instead of yielding them.
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        if !skip_quiets {
-                            // Drop the remaining quiet moves at once instead of picking them.
-                            skip_quiets = true;
-                            list.retain_remaining(|_, sc| {
-                                !(SCORE_QUIET_MIN..=SCORE_QUIET_MAX).contains(&sc)
-                            });
-                        }
+                        picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
@@ -286,14 +237,14 @@ impl Searcher {
                     }
                     // SEE pruning of quiet moves onto attacked squares (not checks: a
                     // checking sacrifice is the stuff of tactics).
-                    if depth <= 8
+                    if depth <= SEE_QUIET_MAX_DEPTH
                         && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
                         && !pos.may_give_check(mv, &check_squares)
                     {
                         continue;
                     }
-                } else if depth <= 8
-                    && order < SCORE_GOOD_CAPTURE
+                } else if depth <= SEE_CAPTURE_MAX_DEPTH
+                    && matches!(stage, Stage::BadCaptures | Stage::UnderPromotions)
                     && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
                     && !pos.may_give_check(mv, &check_squares)
                 {
@@ -306,7 +257,7 @@ impl Searcher {
                 .board()
                 .piece_on(mv.from)
                 .map_or(NO_CONT, |p| cont_key(us, p, mv.to));
-            self.cont_stack[ply] = key;
+            self.stack[ply].cont_key = key;
             let nodes_before = if root { self.nodes() } else { 0 };
             pos.play(mv);
             let gives_check = pos.in_check();
@@ -314,7 +265,7 @@ impl Searcher {
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
             } else {
-                // Step 13b. Late move reductions for quiet moves after the first few.
+                // Step 10b. Late move reductions for quiet moves after the first few.
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH
                     && searched > usize::from(pv_node)
@@ -356,13 +307,10 @@ impl Searcher {
                     if root {
                         self.root_best = Some((mv, score));
                     }
-                    // Step 14. Beta cutoff: remember quiet refutations (killers, history)
+                    // Step 11. Beta cutoff: remember quiet refutations (killers, history)
                     // and punish the quiet moves tried before.
                     if score >= beta {
-                        self.stats.main_cutoffs += 1;
-                        if searched == 1 {
-                            self.stats.main_first_cutoffs += 1;
-                        }
+                        self.stats.main_cutoff(searched);
                         if quiet {
                             let bonus = (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE)
                                 .min(HISTORY_BONUS_MAX);
@@ -371,8 +319,8 @@ impl Searcher {
                                 self.tables.counters[ctx.prev1] = Some(mv);
                             }
                             self.tables.update_quiet(us, mv, key, ctx, bonus);
-                            for (q, qkey) in quiets_tried.moves_with_aux() {
-                                self.tables.update_quiet(us, q, qkey as usize, ctx, -bonus);
+                            for (q, qkey) in quiets_tried.iter() {
+                                self.tables.update_quiet(us, q, qkey, ctx, -bonus);
                             }
                         }
                         break;
@@ -380,8 +328,12 @@ impl Searcher {
                 }
             }
             if quiet {
-                quiets_tried.push_with(mv, 0, key as i32);
+                quiets_tried.push(mv, key);
             }
+        }
+        if legal == 0 {
+            // No legal move: mate or stalemate.
+            return if in_check { -MATE + ply as i32 } else { DRAW };
         }
         if searched > 0 {
             self.stats.main_expanded += 1;
@@ -394,7 +346,7 @@ impl Searcher {
             };
         }
 
-        // Step 15. Store the result: exact inside the window, else the bound it proves.
+        // Step 12. Store the result: exact inside the window, else the bound it proves.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

@@ -8,10 +8,13 @@
 //! (`crate::protocol`) format the reports as UCI `info` lines or XBoard thinking lines.
 
 pub mod alphabeta;
+pub mod movepick;
 pub mod ordering;
 pub mod qsearch;
 pub mod see;
+pub mod stack;
 pub mod stats;
+pub mod trace;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -25,9 +28,10 @@ use crate::time::{Limits, SearchProgress, TimeManager};
 use crate::tt::TranspositionTable;
 
 use ordering::OrderingTables;
-pub use qsearch::{QEnd, QPrune, QTrace};
+pub use qsearch::NullMoveQs;
 pub use see::{see, see_ge};
 pub use stats::SearchStats;
+pub use trace::{QEnd, QPrune, QTrace};
 
 /// The quiescence-search variants of the literature, each switchable (UCI options `QSearch*`).
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
@@ -52,8 +56,8 @@ pub struct QSearchOptions {
     pub pawn_pushes: bool,
     /// `QSearchRecapturesAfter`: after this many q-plies only recaptures (0 = off).
     pub recaptures_after: i32,
-    /// `QSearchNullMove`: Beal's null-move quiescence, 0 = off, 1 = at q-ply 0, 2 = every q-ply.
-    pub null_move: i32,
+    /// `QSearchNullMove`: Beal's null-move quiescence, off, at q-ply 0 or at every q-ply.
+    pub null_move: NullMoveQs,
 }
 
 impl Default for QSearchOptions {
@@ -69,7 +73,7 @@ impl Default for QSearchOptions {
             underpromotions: false,
             pawn_pushes: false,
             recaptures_after: params::QS_RECAPTURES_AFTER,
-            null_move: 0,
+            null_move: NullMoveQs::Off,
         }
     }
 }
@@ -229,13 +233,8 @@ pub struct Searcher {
     pub tables: OrderingTables,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// Static evaluation per ply (for "improving").
-    pub(crate) eval_stack: [i32; MAX_PLY + 2],
-    /// Whether the move into each ply was a null move (no two nulls in a row).
-    pub(crate) null_stack: [bool; MAX_PLY + 2],
-    /// The continuation key (piece, to) of the move made at each ply (`NO_CONT` for a null
-    /// move), for the counter-move and continuation histories of the plies below.
-    pub(crate) cont_stack: [usize; MAX_PLY + 2],
+    /// What each ply of the current line remembers (static eval, move, null move).
+    pub(crate) stack: stack::SearchStack,
     time: TimeManager,
     limits: Limits,
     seldepth: usize,
@@ -253,12 +252,10 @@ pub struct Searcher {
     qnodes_at_start: u64,
     report: Option<ReportSink>,
     /// Recorded quiescence tree, when tracing (`lull qtree`).
-    pub(crate) trace: Option<Vec<qsearch::QTrace>>,
+    pub(crate) trace: Option<Vec<QTrace>>,
     pub(crate) trace_move: Option<Move>,
     pub(crate) trace_limit: usize,
     pub(crate) trace_truncated: bool,
-    /// Why the last quiescence node ended.
-    pub(crate) q_end: qsearch::QEnd,
 }
 
 impl Searcher {
@@ -276,9 +273,7 @@ impl Searcher {
             tables: OrderingTables::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            eval_stack: [0; MAX_PLY + 2],
-            null_stack: [false; MAX_PLY + 2],
-            cont_stack: [ordering::NO_CONT; MAX_PLY + 2],
+            stack: stack::SearchStack::new(),
             time: TimeManager::new(&Limits::default(), cozy_chess::Color::White, 0),
             limits: Limits::default(),
             seldepth: 0,
@@ -295,7 +290,6 @@ impl Searcher {
             trace_move: None,
             trace_limit: 0,
             trace_truncated: false,
-            q_end: qsearch::QEnd::Quiet,
         }
     }
 
@@ -427,7 +421,7 @@ impl Searcher {
             return result;
         }
         result.best_move = Some(self.root_moves[0]);
-        self.null_stack = [false; MAX_PLY + 2];
+        self.stack.clear();
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // MultiPV: line k searches the root moves that are not the best of lines 0..k. Only
         // the main thread does it; helpers search every move for the best one.
@@ -522,7 +516,8 @@ impl Searcher {
                 let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
                 let progress = SearchProgress {
                     stability,
-                    score_change: (result.score - before).clamp(-500, 500),
+                    score_change: (result.score - before)
+                        .clamp(-params::TM_SCORE_CHANGE_MAX, params::TM_SCORE_CHANGE_MAX),
                     best_move_effort: self.root_effort(best),
                 };
                 if self.stopped
@@ -567,8 +562,8 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta / params::ASPIRATION_GROWTH_DIVISOR;
+            if delta > params::ASPIRATION_MAX_DELTA {
                 alpha = -inf;
                 beta = inf;
             }
@@ -598,13 +593,18 @@ impl Searcher {
             return false;
         }
         // A mate proven with plies to spare will not change: answer at once.
-        if result.score.abs() >= MATE_BOUND && result.depth >= MATE - result.score.abs() + 4 {
+        if result.score.abs() >= MATE_BOUND
+            && result.depth >= MATE - result.score.abs() + params::TM_MATE_SPARE_PLIES
+        {
             return true;
         }
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
-        if self.limits.uses_clock() && root_moves == 1 && result.depth >= 4 {
+        if self.limits.uses_clock()
+            && root_moves == 1
+            && result.depth >= params::TM_SINGLE_MOVE_DEPTH
+        {
             return true;
         }
         self.time.soft_expired_after(progress)
@@ -762,7 +762,7 @@ impl Engine {
         let beta = beta
             .clamp(-params::INFINITY, params::INFINITY)
             .max(alpha + 1);
-        let score = t.qsearch(&mut p, alpha, beta, 0, 0, None, true);
+        let score = t.qsearch(&mut p, alpha, beta, qsearch::QNode::horizon(0));
         let pv = t.root_pv(pos);
         QuiesceResult {
             score,

@@ -9,7 +9,7 @@
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
-use cozy_chess::{BitBoard, Move, Piece, Rank, Square};
+use cozy_chess::Square;
 use serde::Serialize;
 
 use crate::eval::evaluate;
@@ -17,177 +17,147 @@ use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::tt::Bound;
 
-use super::ordering::{mvv_lva, MoveList, SCORE_BAD_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE};
-use super::see::{see, see_value};
-use super::stats::QPLY_BUCKETS;
+use super::movepick::{MovePicker, Picked};
+use super::see::see_value;
+use super::trace::{QEnd, QPrune, QTrace};
 use super::Searcher;
 
-/// Ordering band of captures that neither win nor lose material (SEE = 0).
-const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
-/// Ordering band of quiet checks and pawn pushes: after the equal captures.
-const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
-
-/// Why a quiescence node ended (for `lull qtree` and the tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum QEnd {
-    /// The search was stopped (time, nodes, `stop`).
-    Stopped,
-    /// Draw by repetition or insufficient material.
-    Draw,
-    /// The q-ply cap (or the ply limit) was reached: static evaluation.
-    PlyCap,
-    /// The q-node budget was spent: static evaluation.
-    NodeCap,
-    /// Mate distance pruning closed the window.
-    MateDistance,
-    /// A transposition-table bound ended the node.
-    TtCutoff,
-    /// Stand pat reached beta.
-    StandPat,
-    /// A move failed high; `after` is how many moves had been searched.
-    BetaCutoff {
-        /// Number of moves searched, the cutting one included.
-        after: u32,
-    },
-    /// Every move was searched or pruned without a cutoff.
-    AllSearched,
-    /// No forcing move to try: the stand pat stands.
-    Quiet,
-    /// In check with no legal move.
-    Mate,
-    /// Not in check, no legal move.
-    Stalemate,
+/// Where Beal's null-move quiescence (`QSearchNullMove`, Beal 1990) is used: the UCI spin
+/// value 0, 1 or 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum NullMoveQs {
+    /// Not at all: the stand pat is the static evaluation.
+    #[default]
+    Off = 0,
+    /// At the first quiescence ply only (q-ply 0).
+    Root = 1,
+    /// At every quiescence ply.
+    EveryPly = 2,
 }
 
-/// Why a move was not searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum QPrune {
-    /// Delta pruning: even winning the victim cannot reach alpha.
-    Delta,
-    /// Its static exchange value is below the threshold.
-    See,
-    /// Only recaptures are searched at this q-ply.
-    NotRecapture,
+impl NullMoveQs {
+    /// The mode of a UCI spin value (below 0 is off, above 2 every ply).
+    pub fn from_spin(n: i64) -> Self {
+        match n {
+            i64::MIN..=0 => Self::Off,
+            1 => Self::Root,
+            _ => Self::EveryPly,
+        }
+    }
+
+    /// Whether the null-move stand pat is used at `qply`.
+    #[inline]
+    fn applies_at(self, qply: i32) -> bool {
+        match self {
+            Self::Off => false,
+            Self::Root => qply == 0,
+            Self::EveryPly => true,
+        }
+    }
 }
 
-/// One event of a traced quiescence search (see [`Searcher::set_trace`]): a node is an
-/// `Enter` … `Exit` pair with its children nested in between.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum QTrace {
-    /// A node starts: the move that led to it, the window, its q-ply, whether in check.
-    Enter {
-        /// The move that led here (`None` at the root of the quiescence search).
-        mv: Option<Move>,
-        /// Alpha at entry.
-        alpha: i32,
-        /// Beta at entry.
-        beta: i32,
-        /// Plies past the horizon.
-        qply: i32,
-        /// Side to move in check.
-        in_check: bool,
-    },
-    /// The stand-pat score of the current node.
-    StandPat(i32),
-    /// A move of the current node that was not searched.
-    Pruned {
-        /// The move.
-        mv: Move,
-        /// Why.
-        reason: QPrune,
-    },
-    /// The current node ends.
-    Exit {
-        /// Its score.
-        score: i32,
-        /// Why it ended.
-        end: QEnd,
-    },
+/// Serialised as its UCI spin value, as when it was a number.
+impl Serialize for NullMoveQs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i32(*self as i32)
+    }
+}
+
+/// Where a quiescence node stands in the tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QNode {
+    /// Distance from the root.
+    ply: usize,
+    /// Distance from the horizon (plies past depth 0).
+    qply: i32,
+    /// The square of the capture that led here (for recaptures-only).
+    last_capture: Option<Square>,
+    /// Whether Beal's null-move stand pat may be used in this subtree: false inside the
+    /// null-move search itself, which is an ordinary quiescence search.
+    null_move_allowed: bool,
+}
+
+impl QNode {
+    /// The first quiescence node, at the main search's horizon `ply` plies from the root.
+    pub(crate) fn horizon(ply: usize) -> Self {
+        Self {
+            ply,
+            qply: 0,
+            last_capture: None,
+            null_move_allowed: true,
+        }
+    }
+
+    /// The child after a move that captured on `capture` (or captured nothing).
+    fn child(self, capture: Option<Square>) -> Self {
+        Self {
+            ply: self.ply + 1,
+            qply: self.qply + 1,
+            last_capture: capture.or(self.last_capture),
+            null_move_allowed: self.null_move_allowed,
+        }
+    }
+
+    /// The child after a null move: an ordinary quiescence search without null moves.
+    fn after_null(self) -> Self {
+        Self {
+            ply: self.ply + 1,
+            qply: self.qply + 1,
+            last_capture: None,
+            null_move_allowed: false,
+        }
+    }
 }
 
 impl Searcher {
-    /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft. A thin wrapper
-    /// around [`Searcher::qsearch_node`] that records the tree when tracing is on.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn qsearch(
-        &mut self,
-        pos: &mut Position,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        qply: i32,
-        last_capture: Option<Square>,
-        beal: bool,
-    ) -> i32 {
-        if self.trace.is_none() {
-            return self.qsearch_node(pos, alpha, beta, ply, qply, last_capture, beal);
+    /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft: the one exit of
+    /// every quiescence node, which counts why it ended and records it when tracing is on.
+    pub(crate) fn qsearch(&mut self, pos: &mut Position, alpha: i32, beta: i32, at: QNode) -> i32 {
+        let traced = self.trace.is_some();
+        if traced {
+            let mv = self.trace_move.take();
+            let in_check = pos.in_check();
+            self.trace_event(QTrace::Enter {
+                mv,
+                alpha,
+                beta,
+                qply: at.qply,
+                in_check,
+            });
         }
-        let mv = self.trace_move.take();
-        let in_check = pos.in_check();
-        self.trace_event(QTrace::Enter {
-            mv,
-            alpha,
-            beta,
-            qply,
-            in_check,
-        });
-        let score = self.qsearch_node(pos, alpha, beta, ply, qply, last_capture, beal);
-        let end = self.q_end;
-        self.trace_event(QTrace::Exit { score, end });
+        let (score, end) = self.qsearch_node(pos, alpha, beta, at);
+        self.stats.q_exit(end);
+        if traced {
+            self.trace_event(QTrace::Exit { score, end });
+        }
         score
     }
 
-    #[inline]
-    fn trace_event(&mut self, event: QTrace) {
-        if let Some(t) = &mut self.trace {
-            if t.len() < self.trace_limit {
-                t.push(event);
-            } else {
-                self.trace_truncated = true;
-            }
-        }
-    }
-
-    /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft.
-    ///
-    /// `ply` is the distance from the root, `qply` the distance from the horizon,
-    /// `last_capture` the square of the capture that led here (for recaptures-only), and
-    /// `beal` whether Beal's null-move stand pat may be used in this subtree (false inside
-    /// the null-move search itself, which is an ordinary quiescence search).
-    #[allow(clippy::too_many_arguments)]
+    /// The work of a quiescence node (see [`Searcher::qsearch`]): its score and why it ended.
     fn qsearch_node(
         &mut self,
         pos: &mut Position,
         mut alpha: i32,
         mut beta: i32,
-        ply: usize,
-        qply: i32,
-        last_capture: Option<Square>,
-        beal: bool,
-    ) -> i32 {
+        at: QNode,
+    ) -> (i32, QEnd) {
         let opts = self.options.qs;
+        let QNode { ply, qply, .. } = at;
         let pv_node = beta - alpha > 1;
         self.pv_len[ply.min(MAX_PLY)] = 0;
 
         // Step 1. Count the node (statistics: q-nodes, q-ply histogram) and poll the clock.
-        self.stats.qnodes += 1;
-        self.stats.qply_sum += qply as u64;
-        self.stats.qply_max = self.stats.qply_max.max(qply as u64);
-        self.stats.qply_hist[(qply as usize).min(QPLY_BUCKETS - 1)] += 1;
-        if qply == 0 {
-            self.stats.qnodes_ply0 += 1;
-        }
+        self.stats.q_node(qply);
         if self.poll() {
-            self.q_end = QEnd::Stopped;
-            return 0;
+            return (0, QEnd::Stopped);
         }
         self.seldepth = self.seldepth.max(ply);
 
-        // Step 2. Draws by rule. Captures reset the repetition window, so this is cheap;
-        // checks and evasions can repeat.
-        if pos.is_repetition(ply) || pos.is_insufficient_material() {
-            self.q_end = QEnd::Draw;
-            return DRAW;
+        // Step 2. Draws by rule: repetition, the fifty-move rule (not a mate on the hundredth
+        // ply) and insufficient material. Captures reset the repetition window, so this is
+        // cheap; checks and evasions can repeat.
+        if pos.is_draw(ply) {
+            return (DRAW, QEnd::Draw);
         }
         let in_check = pos.in_check();
 
@@ -196,35 +166,31 @@ impl Searcher {
         // scored by the static evaluation.
         let node_budget_spent =
             opts.max_nodes > 0 && self.stats.qnodes - self.qnodes_at_start > opts.max_nodes;
-        if ply >= MAX_PLY - 1 || qply >= opts.max_ply || node_budget_spent {
-            self.stats.q_capped += 1;
-            self.q_end = if node_budget_spent {
-                QEnd::NodeCap
-            } else {
-                QEnd::PlyCap
-            };
-            return evaluate(pos.board());
+        if node_budget_spent {
+            return (evaluate(pos.board()), QEnd::NodeCap);
+        }
+        if ply >= MAX_PLY - 1 || qply >= opts.max_ply {
+            return (evaluate(pos.board()), QEnd::PlyCap);
         }
 
         // Step 4. Mate distance pruning: nothing here beats a mate found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
-            self.q_end = QEnd::MateDistance;
-            return alpha;
+            return (alpha, QEnd::MateDistance);
         }
 
         // Step 5. Transposition table (`QSearchTT`): any entry is deep enough (depth >= 0);
         // outside PV nodes a usable bound ends the node, and its move is tried first. Inside
         // Beal's null-move verification the scores mean something else: no TT there.
-        let use_tt = opts.use_tt && (beal || opts.null_move == 0);
+        let use_tt = opts.use_tt && (at.null_move_allowed || opts.null_move == NullMoveQs::Off);
         let key = pos.hash();
         let mut tt_move = None;
         let mut tt_eval = None;
         if use_tt {
-            self.stats.q_tt_probes += 1;
-            if let Some(e) = self.tt.probe(key, ply) {
-                self.stats.q_tt_hits += 1;
+            let entry = self.tt.probe(key, ply);
+            self.stats.q_tt_probe(entry.is_some());
+            if let Some(e) = entry {
                 tt_move = e.mv;
                 if !in_check {
                     tt_eval = Some(e.eval);
@@ -235,9 +201,7 @@ impl Searcher {
                     Bound::Upper => e.score <= alpha,
                 };
                 if !pv_node && usable {
-                    self.stats.q_tt_cutoffs += 1;
-                    self.q_end = QEnd::TtCutoff;
-                    return e.score;
+                    return (e.score, QEnd::TtCutoff);
                 }
             }
         }
@@ -257,245 +221,97 @@ impl Searcher {
             static_eval = tt_eval.unwrap_or_else(|| evaluate(pos.board()));
             best_score = static_eval;
 
-            // Step 6a. Beal's null-move quiescence (`QSearchNullMove`, Beal 1990): the
-            // order-2 stand pat is the value of passing, answered by the opponent's ordinary
-            // (order-1) capture search. We compute it as `static_eval - threat`, where
-            // threat = max(0, Q1(after null) - E(after null)) is what the opponent's captures
-            // gain over its own stand pat: a piece of ours that hangs lowers our stand pat.
+            // Step 6a. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
+            // what the opponent's captures would win if we passed (see `null_move_threat`).
             // It is skipped without non-pawn material (zugzwang makes passing a lie).
-            let null_here = beal
-                && (opts.null_move >= 2 || (opts.null_move == 1 && qply == 0))
-                && !pos.only_pawns(pos.side_to_move());
-            if null_here && pos.play_null() {
-                self.stats.null_standpats += 1;
-                let e_null = evaluate(pos.board());
-                let offset = static_eval + e_null;
-                let q1 = self.qsearch(
-                    pos,
-                    offset - beta,
-                    offset - alpha,
-                    ply + 1,
-                    qply + 1,
-                    None,
-                    false,
-                );
-                pos.undo();
+            if at.null_move_allowed
+                && opts.null_move.applies_at(qply)
+                && !pos.only_pawns(pos.side_to_move())
+            {
+                best_score -= self.null_move_threat(pos, static_eval, alpha, beta, at);
                 if self.stopped {
-                    self.q_end = QEnd::Stopped;
-                    return 0;
+                    return (0, QEnd::Stopped);
                 }
-                let q1 = q1.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-                let threat = (q1 - e_null).max(0);
-                if threat > 0 {
-                    self.stats.null_standpat_lowered += 1;
-                }
-                best_score = static_eval - threat;
             }
 
             self.trace_event(QTrace::StandPat(best_score));
             if best_score >= beta {
-                self.stats.standpat_cutoffs += 1;
-                self.q_end = QEnd::StandPat;
                 if use_tt && tt_eval.is_none() {
                     self.tt
                         .store(key, None, best_score, static_eval, 0, Bound::Lower, ply);
                 }
-                return best_score;
+                return (best_score, QEnd::StandPat);
             }
             alpha = alpha.max(best_score);
         }
         let stand_pat = best_score;
 
-        // Step 7. Generate the moves. In check: every evasion. Otherwise the forcing moves:
-        // captures (en passant included) and queen promotions, also quiet ones; with the
-        // options also under-promotions, quiet checks in the first q-plies and pawn pushes to
-        // the seventh rank. Never ordinary quiet moves: unless an option needs them, each
-        // piece's targets are masked down to captures and promotions before any move is
-        // unpacked. No legal move at all is mate or stalemate.
-        //
-        // Step 8. Order as they are generated: the TT move, then winning captures, equal
-        // captures, quiet checks and pushes, and losing captures last, each group by MVV-LVA
-        // (most valuable victim, least valuable attacker). Evasions: captures first, then
-        // quiet moves by history. The SEE of each move is computed once here and carried
-        // along for the pruning of step 9.
-        let board = pos.board();
-        let us = board.side_to_move();
-        let theirs = board.colors(!us);
-        let ep_bb = pos
-            .en_passant_square()
-            .map_or(BitBoard::EMPTY, |sq| sq.bitboard());
-        let seventh = Rank::Seventh.relative_to(us);
-        let promo_bb = Rank::Eighth.relative_to(us).bitboard();
-        let want_checks = !in_check && qply < opts.check_plies;
-        // Quiet checks: a cheap bitboard test first, the exact one only for candidates.
-        let check_squares = if want_checks {
-            pos.check_squares()
-        } else {
-            [BitBoard::EMPTY; 6]
-        };
-        let need_quiets = in_check || want_checks;
-        let pawn_mask = theirs
-            | ep_bb
-            | promo_bb
-            | if opts.pawn_pushes {
-                seventh.bitboard()
+        // Step 7. Generate and order the moves (see `MovePicker::quiescence`): in check every
+        // evasion, otherwise the forcing moves the options ask for, each with its SEE. No
+        // legal move at all is mate or stalemate.
+        let Some(mut picker) = MovePicker::quiescence(pos, tt_move, &self.tables, &opts, qply)
+        else {
+            return if in_check {
+                (-MATE + ply as i32, QEnd::Mate)
             } else {
-                BitBoard::EMPTY
+                (DRAW, QEnd::Stalemate)
             };
-        let mut any_legal = false;
-        let mut list = MoveList::new();
-        let tables = &self.tables;
-        board.generate_moves(|mut pm| {
-            if pm.to.is_empty() {
-                return false;
-            }
-            any_legal = true;
-            if !need_quiets {
-                pm.to &= if pm.piece == Piece::Pawn {
-                    pawn_mask
-                } else {
-                    theirs
-                };
-            }
-            for mv in pm {
-                let victim = pos.captured(mv);
-                let noisy = victim.is_some() || mv.promotion.is_some();
-                if !in_check {
-                    if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions
-                    {
-                        continue;
-                    }
-                    let push =
-                        opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
-                    if !noisy && !push {
-                        // Quiet move: searched only as a check in the first q-plies.
-                        if !(want_checks
-                            && pm.piece != Piece::King
-                            && pos.may_give_check(mv, &check_squares)
-                            && pos.gives_check(mv))
-                        {
-                            continue;
-                        }
-                    }
-                }
-                let mvv = mvv_lva(victim, pm.piece)
-                    + mv.promotion
-                        .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8);
-                // The exchange value: a capture of a more valuable piece wins at least the
-                // difference; otherwise the full swap-off is computed.
-                let exchange = if in_check {
-                    0
-                } else if let (Some(v), None) = (victim, mv.promotion) {
-                    if see_value(v) > see_value(pm.piece) {
-                        see_value(v) - see_value(pm.piece)
-                    } else {
-                        see(board, mv)
-                    }
-                } else {
-                    see(board, mv)
-                };
-                let order = if Some(mv) == tt_move {
-                    SCORE_TT_MOVE
-                } else if in_check {
-                    if noisy {
-                        SCORE_GOOD_CAPTURE + mvv
-                    } else {
-                        tables.history(us, mv)
-                    }
-                } else if !noisy {
-                    SCORE_QUIET_TACTICAL + exchange
-                } else if exchange > 0 {
-                    SCORE_GOOD_CAPTURE + mvv
-                } else if exchange == 0 {
-                    SCORE_EQUAL_CAPTURE + mvv
-                } else {
-                    SCORE_BAD_CAPTURE + mvv
-                };
-                list.push_with(mv, order, exchange);
-            }
-            false
-        });
-        if !any_legal {
-            if in_check {
-                self.stats.q_mates += 1;
-                self.q_end = QEnd::Mate;
-                return -MATE + ply as i32;
-            }
-            self.stats.q_stalemates += 1;
-            self.q_end = QEnd::Stalemate;
-            return DRAW;
-        }
+        };
 
-        // Step 9. Search the moves.
+        // Step 8. Search the moves.
         let original_alpha = alpha;
         let mut best_move = None;
         let mut searched = 0usize;
         let recaptures_only = opts.recaptures_after > 0 && qply >= opts.recaptures_after;
-        let delta_margin = opts.delta_margin;
-        let see_threshold = opts.see_threshold;
-        while let Some((mv, _, exchange)) = list.pick() {
+        while let Some(Picked { mv, see, .. }) = picker.next(pos, &self.tables) {
             let captured = pos.captured(mv);
 
             if !in_check {
-                // Step 9a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
-                // moves to the square of the last capture are searched.
-                if recaptures_only && Some(mv.to) != last_capture {
-                    self.stats.recapture_skips += 1;
-                    self.trace_event(QTrace::Pruned {
-                        mv,
-                        reason: QPrune::NotRecapture,
-                    });
-                    continue;
-                }
-                // Step 9b. Delta pruning (`QSearchDelta`): if even winning the captured piece
-                // with a margin cannot lift the stand pat to alpha, skip the capture. Never a
-                // promotion: it changes the material balance by far more than the victim.
-                if delta_margin > 0
+                let pruned = if recaptures_only && Some(mv.to) != at.last_capture {
+                    // Step 8a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree,
+                    // only moves to the square of the last capture are searched.
+                    Some(QPrune::NotRecapture)
+                } else if opts.delta_margin > 0
                     && mv.promotion.is_none()
-                    && captured.is_some()
-                    && stand_pat + captured.map_or(0, see_value) + delta_margin <= alpha
+                    && captured
+                        .is_some_and(|c| stand_pat + see_value(c) + opts.delta_margin <= alpha)
                 {
-                    self.stats.delta_skips += 1;
-                    self.trace_event(QTrace::Pruned {
-                        mv,
-                        reason: QPrune::Delta,
-                    });
+                    // Step 8b. Delta pruning (`QSearchDelta`): if even winning the captured
+                    // piece with a margin cannot lift the stand pat to alpha, skip the
+                    // capture. Never a promotion: it changes the material balance by far
+                    // more than the victim.
+                    Some(QPrune::Delta)
+                } else if see < opts.see_threshold {
+                    // Step 8c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical
+                    // moves) that lose material in the exchange on their square.
+                    Some(QPrune::See)
+                } else {
+                    None
+                };
+                if let Some(reason) = pruned {
+                    self.stats.q_pruned(reason);
+                    self.trace_pruned(mv, reason);
                     continue;
                 }
-                // Step 9c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical
-                // moves) that lose material in the exchange on their square.
-                if exchange < see_threshold {
-                    self.stats.see_skips += 1;
-                    self.trace_event(QTrace::Pruned {
-                        mv,
-                        reason: QPrune::See,
-                    });
-                    continue;
+                if captured.is_none() && mv.promotion.is_none() {
+                    self.stats.q_checks_searched += 1;
                 }
-            }
-            if !in_check && captured.is_none() && mv.promotion.is_none() {
-                self.stats.q_checks_searched += 1;
             }
 
-            // Step 9d. Make the move and search the reply, one q-ply deeper.
-            let next_capture = if captured.is_some() {
-                Some(mv.to)
-            } else {
-                last_capture
-            };
+            // Step 8d. Make the move and search the reply, one q-ply deeper.
             if self.trace.is_some() {
                 self.trace_move = Some(mv);
             }
             pos.play(mv);
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, next_capture, beal);
+            let child = at.child(captured.map(|_| mv.to));
+            let score = -self.qsearch(pos, -beta, -alpha, child);
             pos.undo();
             if self.stopped {
-                self.q_end = QEnd::Stopped;
-                return 0;
+                return (0, QEnd::Stopped);
             }
             searched += 1;
 
-            // Step 9e. A better move: new PV (the quiescence line is part of the PV shown to
+            // Step 8e. A better move: new PV (the quiescence line is part of the PV shown to
             // the user); at beta the node fails high.
             if score > best_score {
                 best_score = score;
@@ -504,13 +320,6 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        self.stats.q_cutoffs += 1;
-                        if searched == 1 {
-                            self.stats.q_first_cutoffs += 1;
-                        }
-                        self.q_end = QEnd::BetaCutoff {
-                            after: searched as u32,
-                        };
                         break;
                     }
                 }
@@ -519,15 +328,17 @@ impl Searcher {
         if searched > 0 {
             self.stats.q_expanded += 1;
         }
-        if best_score < beta {
-            self.q_end = if list.is_empty() {
-                QEnd::Quiet
-            } else {
-                QEnd::AllSearched
-            };
-        }
+        let end = if best_score >= beta {
+            QEnd::BetaCutoff {
+                after: searched as u32,
+            }
+        } else if picker.generated() == 0 {
+            QEnd::Quiet
+        } else {
+            QEnd::AllSearched
+        };
 
-        // Step 10. Store the result (depth 0) and return it. A node that searched nothing
+        // Step 9. Store the result (depth 0) and return it. A node that searched nothing
         // returns its stand pat (never a mate score: only a searched position can be mate).
         if use_tt {
             let bound = if best_score >= beta {
@@ -540,6 +351,39 @@ impl Searcher {
             self.tt
                 .store(key, best_move, best_score, static_eval, 0, bound, ply);
         }
-        best_score
+        (best_score, end)
+    }
+
+    /// Beal's null-move quiescence (Beal 1990): the order-2 stand pat is the value of
+    /// passing, answered by the opponent's ordinary (order-1) capture search. We compute it
+    /// as `static_eval - threat`, where threat = max(0, Q1(after null) - E(after null)) is
+    /// what the opponent's captures gain over its own stand pat: a piece of ours that hangs
+    /// lowers our stand pat. Returns the threat (0 when we may not pass, or when the search
+    /// was stopped).
+    fn null_move_threat(
+        &mut self,
+        pos: &mut Position,
+        static_eval: i32,
+        alpha: i32,
+        beta: i32,
+        at: QNode,
+    ) -> i32 {
+        if !pos.play_null() {
+            return 0;
+        }
+        self.stats.null_standpats += 1;
+        let e_null = evaluate(pos.board());
+        let offset = static_eval + e_null;
+        let q1 = self.qsearch(pos, offset - beta, offset - alpha, at.after_null());
+        pos.undo();
+        if self.stopped {
+            return 0;
+        }
+        let q1 = q1.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        let threat = (q1 - e_null).max(0);
+        if threat > 0 {
+            self.stats.null_standpat_lowered += 1;
+        }
+        threat
     }
 }

@@ -12,10 +12,8 @@
 
 use cozy_chess::{Board, Color, Move, Piece, Rank};
 
+pub use crate::params::SEE_VALUE;
 use crate::position::attackers_to;
-
-/// Piece values used by SEE, in centipawns: pawn, knight, bishop, rook, queen, king.
-pub const SEE_VALUE: [i32; 6] = [100, 325, 325, 500, 975, 20_000];
 
 /// Value of a piece for SEE and MVV-LVA.
 #[inline]

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use super::trace::{QEnd, QPrune};
+
 /// Length of the q-ply histogram; deeper q-plies are counted in the last bucket.
 pub const QPLY_BUCKETS: usize = 16;
 
@@ -77,6 +79,64 @@ impl SearchStats {
     /// All nodes (main and quiescence).
     pub fn nodes(&self) -> u64 {
         self.main_nodes + self.qnodes
+    }
+
+    /// Counts a quiescence node at `qply` (nodes, q-ply mean, maximum and histogram).
+    #[inline]
+    pub fn q_node(&mut self, qply: i32) {
+        let qply = qply.max(0) as u64;
+        self.qnodes += 1;
+        self.qply_sum += qply;
+        self.qply_max = self.qply_max.max(qply);
+        self.qply_hist[(qply as usize).min(QPLY_BUCKETS - 1)] += 1;
+        if qply == 0 {
+            self.qnodes_ply0 += 1;
+        }
+    }
+
+    /// Counts how a quiescence node ended.
+    #[inline]
+    pub fn q_exit(&mut self, end: QEnd) {
+        match end {
+            QEnd::PlyCap | QEnd::NodeCap => self.q_capped += 1,
+            QEnd::TtCutoff => self.q_tt_cutoffs += 1,
+            QEnd::StandPat => self.standpat_cutoffs += 1,
+            QEnd::BetaCutoff { after } => {
+                self.q_cutoffs += 1;
+                if after == 1 {
+                    self.q_first_cutoffs += 1;
+                }
+            }
+            QEnd::Mate => self.q_mates += 1,
+            QEnd::Stalemate => self.q_stalemates += 1,
+            QEnd::Stopped | QEnd::Draw | QEnd::MateDistance | QEnd::AllSearched | QEnd::Quiet => {}
+        }
+    }
+
+    /// Counts a transposition-table probe of the quiescence search, and whether it hit.
+    #[inline]
+    pub fn q_tt_probe(&mut self, hit: bool) {
+        self.q_tt_probes += 1;
+        self.q_tt_hits += u64::from(hit);
+    }
+
+    /// Counts a quiescence move that was not searched, by reason.
+    #[inline]
+    pub fn q_pruned(&mut self, reason: QPrune) {
+        match reason {
+            QPrune::Delta => self.delta_skips += 1,
+            QPrune::See => self.see_skips += 1,
+            QPrune::NotRecapture => self.recapture_skips += 1,
+        }
+    }
+
+    /// Counts a beta cutoff of the main search after `searched` moves.
+    #[inline]
+    pub fn main_cutoff(&mut self, searched: usize) {
+        self.main_cutoffs += 1;
+        if searched == 1 {
+            self.main_first_cutoffs += 1;
+        }
     }
 
     /// Adds another search's counters to these.

@@ -1,0 +1,758 @@
+//! The staged move picker of both searches: it yields a node's moves one at a time, best
+//! first, and says of each which stage (kind of move) it belongs to.
+//!
+//! Main search: the TT move (before anything is generated: when it cuts off, generation is
+//! never paid for), good captures by MVV-LVA (a capture that loses material by SEE is found
+//! out when it comes up and waits until the end), killers, the counter-move, quiet moves by
+//! history, the losing captures, under-promotions. Quiescence search: winning, equal, quiet
+//! tactical (checks, pushes to the seventh) and losing moves; in check every evasion,
+//! captures first, then quiet moves by history.
+//!
+//! All moves of a node are generated into one scored list and picked by selection sort (a
+//! cutoff after the first moves never pays for sorting the rest). The order among equal
+//! scores follows the list's swap history; the search's node counts depend on it, so the
+//! mechanics here (one list, first index of the maximum, swap with the next slot, deferred
+//! captures appended) are part of the engine's behaviour, not an implementation detail.
+
+use std::mem::MaybeUninit;
+
+use cozy_chess::{BitBoard, Move, Piece, Rank};
+
+use crate::params::{
+    SCORE_BAD_CAPTURE, SCORE_COUNTER, SCORE_EQUAL_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_KILLER_1,
+    SCORE_KILLER_2, SCORE_QUIET_TACTICAL, SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
+};
+use crate::position::Position;
+
+use super::ordering::{cont_key, OrderingTables, QuietContext};
+use super::see::{see, see_ge, see_value};
+use super::QSearchOptions;
+
+/// Upper bound on legal moves in any chess position (218) with room to spare.
+pub const MAX_MOVES: usize = 256;
+
+/// The kind of a move, in the order the stages come (a picker yields non-decreasing stages;
+/// each picker uses only some of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// The transposition table's move.
+    TtMove,
+    /// Main search: captures and queen promotions not losing by SEE. Quiescence: captures
+    /// and promotions that win material (SEE > 0). Evasions: captures and promotions.
+    GoodCaptures,
+    /// Quiescence: captures and promotions that neither win nor lose material (SEE = 0).
+    EqualCaptures,
+    /// Main search: the two killer moves of this ply.
+    Killers,
+    /// Main search: the quiet move that last refuted the opponent's previous move.
+    CounterMove,
+    /// Quiescence: quiet checks and pawn pushes to the seventh rank.
+    QuietTactical,
+    /// Main search and evasions: the other quiet moves, by history.
+    Quiets,
+    /// Captures (and in the quiescence search promotions) that lose material by SEE.
+    BadCaptures,
+    /// Main search: promotions to a knight, bishop or rook.
+    UnderPromotions,
+}
+
+/// A move yielded by a [`MovePicker`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Picked {
+    /// The move.
+    pub mv: Move,
+    /// Its stage.
+    pub stage: Stage,
+    /// Quiescence search (not in check): its static exchange value; otherwise 0.
+    pub see: i32,
+}
+
+/// MVV-LVA: most valuable victim first, then least valuable attacker.
+#[inline]
+pub fn mvv_lva(victim: Option<Piece>, attacker: Piece) -> i32 {
+    victim.map_or(0, see_value) * 8 - attacker as i32
+}
+
+/// A list of moves with ordering scores, picked best-first.
+///
+/// Lives on the stack and is not initialised up front: a node that cuts off after the
+/// first move never pays for 256 entries (a measurable share of all time otherwise).
+struct MoveList {
+    entries: [MaybeUninit<Picked>; MAX_MOVES],
+    scores: [MaybeUninit<i32>; MAX_MOVES],
+    len: usize,
+    next: usize,
+}
+
+impl MoveList {
+    #[inline]
+    fn new() -> Self {
+        Self {
+            entries: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    /// Appends a move with its score (dropped when the list is full, which legal chess
+    /// never reaches).
+    #[inline]
+    fn push(&mut self, entry: Picked, score: i32) {
+        if self.len < MAX_MOVES {
+            self.entries[self.len] = MaybeUninit::new(entry);
+            self.scores[self.len] = MaybeUninit::new(score);
+            self.len += 1;
+        }
+    }
+
+    /// The scores of the entries `0..len`.
+    #[inline]
+    fn scores(&self) -> &[i32] {
+        // SAFETY: entries below `len` were written by `push` (and only moved around within
+        // `0..len` by `pick` and `retain_remaining`); MaybeUninit<i32> has the layout of i32.
+        unsafe { std::slice::from_raw_parts(self.scores.as_ptr() as *const i32, self.len) }
+    }
+
+    #[inline]
+    fn entry(&self, i: usize) -> (Picked, i32) {
+        debug_assert!(i < self.len);
+        // SAFETY: as in `scores`: every index below `len` is initialised.
+        let entry = unsafe { self.entries[i].assume_init() };
+        (entry, self.scores()[i])
+    }
+
+    /// Takes the best-scored remaining move (the first of equal ones) by swapping it into
+    /// the next slot.
+    #[inline]
+    fn pick(&mut self) -> Option<(Picked, i32)> {
+        if self.next >= self.len {
+            return None;
+        }
+        let scores = self.scores();
+        let mut best = self.next;
+        let mut best_score = scores[best];
+        for (i, &sc) in scores.iter().enumerate().skip(self.next + 1) {
+            if sc > best_score {
+                best = i;
+                best_score = sc;
+            }
+        }
+        self.entries.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.entry(self.next - 1))
+    }
+
+    /// Drops the not yet picked moves for which `keep` is false, keeping the order of the
+    /// others.
+    fn retain_remaining(&mut self, keep: impl Fn(&Picked) -> bool) {
+        let mut w = self.next;
+        for r in self.next..self.len {
+            let (entry, score) = self.entry(r);
+            if keep(&entry) {
+                self.entries[w] = MaybeUninit::new(entry);
+                self.scores[w] = MaybeUninit::new(score);
+                w += 1;
+            }
+        }
+        self.len = w;
+    }
+}
+
+/// Where a picker stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Main search: the TT move comes next, nothing is generated yet.
+    TtMove,
+    /// Main search: the TT move is done; the other moves are generated next.
+    Generate,
+    /// Picking from the generated list.
+    Pick,
+}
+
+/// Yields the moves of one node in order, stage by stage (see the module header).
+pub struct MovePicker<'a> {
+    phase: Phase,
+    tt_move: Option<Move>,
+    list: MoveList,
+    /// Main search: good captures are SEE-tested when they come up.
+    defer_losing: bool,
+    /// Late move pruning: no more quiet moves (see [`MovePicker::skip_quiets`]).
+    skip_quiets: bool,
+    ply: usize,
+    ctx: QuietContext,
+    only: Option<&'a [Move]>,
+}
+
+impl<'a> MovePicker<'a> {
+    /// The main search's picker at `ply`: `tt_move` first if it is legal, then the others by
+    /// `tables` as they stand when the TT move is done. `ctx` holds the two previous moves
+    /// (counter-move and continuation histories); `only` restricts the moves (root
+    /// `searchmoves`, MultiPV).
+    pub fn main(
+        pos: &Position,
+        tt_move: Option<Move>,
+        ply: usize,
+        ctx: QuietContext,
+        only: Option<&'a [Move]>,
+    ) -> Self {
+        let tt_move =
+            tt_move.filter(|&m| pos.board().is_legal(m) && only.is_none_or(|o| o.contains(&m)));
+        Self {
+            phase: Phase::TtMove,
+            tt_move,
+            list: MoveList::new(),
+            defer_losing: true,
+            skip_quiets: false,
+            ply,
+            ctx,
+            only,
+        }
+    }
+
+    /// The quiescence search's picker: every evasion when in check, otherwise the forcing
+    /// moves `opts` asks for at `qply` (see [`MovePicker::quiescence`]). `None` when the side
+    /// to move has no legal move at all (mate or stalemate).
+    ///
+    /// Unlike the main picker it generates everything at once and computes every move's SEE
+    /// up front: its bands (SEE > 0, SEE = 0, quiet tactical, SEE < 0) need every exchange
+    /// value to order the list, and computing them lazily would change the order of equal
+    /// moves and so the node counts. The TT move is one entry of that list, scored first.
+    pub fn quiescence(
+        pos: &Position,
+        tt_move: Option<Move>,
+        tables: &OrderingTables,
+        opts: &QSearchOptions,
+        qply: i32,
+    ) -> Option<Self> {
+        let mut picker = Self {
+            phase: Phase::Pick,
+            tt_move,
+            list: MoveList::new(),
+            defer_losing: false,
+            skip_quiets: false,
+            ply: 0,
+            ctx: QuietContext::NONE,
+            only: None,
+        };
+        picker
+            .generate_quiescence(pos, tables, opts, qply)
+            .then_some(picker)
+    }
+
+    /// The quiescence picker of a side in check: every evasion, the TT move first, then
+    /// captures and promotions by MVV-LVA, then quiet moves by history. `None` when mated.
+    pub fn evasions(
+        pos: &Position,
+        tt_move: Option<Move>,
+        tables: &OrderingTables,
+    ) -> Option<Self> {
+        debug_assert!(pos.in_check());
+        Self::quiescence(pos, tt_move, tables, &QSearchOptions::default(), 0)
+    }
+
+    /// Number of moves generated so far (the TT move of the main search not counted).
+    pub fn generated(&self) -> usize {
+        self.list.len
+    }
+
+    /// Late move pruning: the picker yields no more quiet moves (killers, counter-move,
+    /// history quiets); captures and under-promotions still come.
+    pub fn skip_quiets(&mut self) {
+        if !self.skip_quiets {
+            self.skip_quiets = true;
+            self.list.retain_remaining(|e| e.stage != Stage::Quiets);
+        }
+    }
+
+    /// The next move, or `None` when all are done. `pos` is the node's position and `tables`
+    /// the ordering tables as they are now (the main search generates its moves only after
+    /// the TT move was searched).
+    pub fn next(&mut self, pos: &Position, tables: &OrderingTables) -> Option<Picked> {
+        loop {
+            match self.phase {
+                Phase::TtMove => {
+                    self.phase = Phase::Generate;
+                    if let Some(mv) = self.tt_move {
+                        return Some(Picked {
+                            mv,
+                            stage: Stage::TtMove,
+                            see: 0,
+                        });
+                    }
+                }
+                Phase::Generate => {
+                    self.generate_main(pos, tables);
+                    if self.skip_quiets {
+                        self.list.retain_remaining(|e| e.stage != Stage::Quiets);
+                    }
+                    self.phase = Phase::Pick;
+                }
+                Phase::Pick => {
+                    let (entry, score) = self.list.pick()?;
+                    // A capture ordered as good by MVV-LVA but losing by SEE waits at the end.
+                    if self.defer_losing
+                        && entry.stage == Stage::GoodCaptures
+                        && entry.mv.promotion.is_none()
+                        && !see_ge(pos.board(), entry.mv, 0)
+                    {
+                        let bad = Picked {
+                            stage: Stage::BadCaptures,
+                            ..entry
+                        };
+                        self.list
+                            .push(bad, score - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE);
+                        continue;
+                    }
+                    if self.skip_quiets
+                        && matches!(entry.stage, Stage::Killers | Stage::CounterMove)
+                    {
+                        continue;
+                    }
+                    return Some(entry);
+                }
+            }
+        }
+    }
+
+    /// Generates and scores every legal move for the main search except the TT move:
+    /// captures and queen promotions by MVV-LVA, killers, the counter-move, quiet moves by
+    /// history, under-promotions last. Captures are SEE-tested only when they come up.
+    fn generate_main(&mut self, pos: &Position, tables: &OrderingTables) {
+        let board = pos.board();
+        let color = board.side_to_move();
+        let killers = tables.killers[self.ply.min(crate::params::MAX_PLY)];
+        let counter = tables.counters[self.ctx.prev1];
+        let (skip, only, ctx) = (self.tt_move, self.only, self.ctx);
+        let list = &mut self.list;
+        board.generate_moves(|pm| {
+            for mv in pm {
+                if only.is_some_and(|o| !o.contains(&mv)) || Some(mv) == skip {
+                    continue;
+                }
+                let victim = pos.captured(mv);
+                let (stage, score) = if let Some(promo) = mv.promotion {
+                    let gain = see_value(promo) + victim.map_or(0, see_value);
+                    if promo == Piece::Queen {
+                        (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + gain * 8)
+                    } else {
+                        (Stage::UnderPromotions, SCORE_UNDERPROMOTION + gain * 8)
+                    }
+                } else if let Some(v) = victim {
+                    (
+                        Stage::GoodCaptures,
+                        SCORE_GOOD_CAPTURE + mvv_lva(Some(v), pm.piece),
+                    )
+                } else if killers[0] == Some(mv) {
+                    (Stage::Killers, SCORE_KILLER_1)
+                } else if killers[1] == Some(mv) {
+                    (Stage::Killers, SCORE_KILLER_2)
+                } else if counter == Some(mv) {
+                    (Stage::CounterMove, SCORE_COUNTER)
+                } else {
+                    let key = cont_key(color, pm.piece, mv.to);
+                    (Stage::Quiets, tables.quiet_score(color, mv, key, ctx))
+                };
+                list.push(Picked { mv, stage, see: 0 }, score);
+            }
+            false
+        });
+    }
+
+    /// Generates and scores the moves of a quiescence node. Returns whether the side to move
+    /// has any legal move at all.
+    ///
+    /// In check: every evasion. Otherwise the forcing moves: captures (en passant included)
+    /// and queen promotions, also quiet ones; with the options also under-promotions, quiet
+    /// checks in the first q-plies and pawn pushes to the seventh rank. Never ordinary quiet
+    /// moves: unless an option needs them, each piece's targets are masked down to captures
+    /// and promotions before any move is unpacked.
+    ///
+    /// Order: the TT move, then winning captures, equal captures, quiet checks and pushes,
+    /// and losing captures last, each group by MVV-LVA (most valuable victim, least valuable
+    /// attacker). Evasions: captures first, then quiet moves by history. The SEE of each move
+    /// is computed once here and carried along for the search's pruning.
+    fn generate_quiescence(
+        &mut self,
+        pos: &Position,
+        tables: &OrderingTables,
+        opts: &QSearchOptions,
+        qply: i32,
+    ) -> bool {
+        let board = pos.board();
+        let in_check = pos.in_check();
+        let us = board.side_to_move();
+        let theirs = board.colors(!us);
+        let ep_bb = pos
+            .en_passant_square()
+            .map_or(BitBoard::EMPTY, |sq| sq.bitboard());
+        let seventh = Rank::Seventh.relative_to(us);
+        let promo_bb = Rank::Eighth.relative_to(us).bitboard();
+        let want_checks = !in_check && qply < opts.check_plies;
+        // Quiet checks: a cheap bitboard test first, the exact one only for candidates.
+        let check_squares = if want_checks {
+            pos.check_squares()
+        } else {
+            [BitBoard::EMPTY; 6]
+        };
+        let need_quiets = in_check || want_checks;
+        let pawn_mask = theirs
+            | ep_bb
+            | promo_bb
+            | if opts.pawn_pushes {
+                seventh.bitboard()
+            } else {
+                BitBoard::EMPTY
+            };
+        let tt_move = self.tt_move;
+        let list = &mut self.list;
+        let mut any_legal = false;
+        board.generate_moves(|mut pm| {
+            if pm.to.is_empty() {
+                return false;
+            }
+            any_legal = true;
+            if !need_quiets {
+                pm.to &= if pm.piece == Piece::Pawn {
+                    pawn_mask
+                } else {
+                    theirs
+                };
+            }
+            for mv in pm {
+                let victim = pos.captured(mv);
+                let noisy = victim.is_some() || mv.promotion.is_some();
+                if !in_check {
+                    if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions
+                    {
+                        continue;
+                    }
+                    let push =
+                        opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
+                    if !noisy && !push {
+                        // Quiet move: searched only as a check in the first q-plies.
+                        if !(want_checks
+                            && pm.piece != Piece::King
+                            && pos.may_give_check(mv, &check_squares)
+                            && pos.gives_check(mv))
+                        {
+                            continue;
+                        }
+                    }
+                }
+                let mvv = mvv_lva(victim, pm.piece)
+                    + mv.promotion
+                        .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8);
+                // The exchange value: a capture of a more valuable piece wins at least the
+                // difference; otherwise the full swap-off is computed.
+                let exchange = if in_check {
+                    0
+                } else if let (Some(v), None) = (victim, mv.promotion) {
+                    if see_value(v) > see_value(pm.piece) {
+                        see_value(v) - see_value(pm.piece)
+                    } else {
+                        see(board, mv)
+                    }
+                } else {
+                    see(board, mv)
+                };
+                let (stage, score) = if Some(mv) == tt_move {
+                    (Stage::TtMove, SCORE_TT_MOVE)
+                } else if in_check {
+                    if noisy {
+                        (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + mvv)
+                    } else {
+                        (Stage::Quiets, tables.history(us, mv))
+                    }
+                } else if !noisy {
+                    (Stage::QuietTactical, SCORE_QUIET_TACTICAL + exchange)
+                } else if exchange > 0 {
+                    (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + mvv)
+                } else if exchange == 0 {
+                    (Stage::EqualCaptures, SCORE_EQUAL_CAPTURE + mvv)
+                } else {
+                    (Stage::BadCaptures, SCORE_BAD_CAPTURE + mvv)
+                };
+                list.push(
+                    Picked {
+                        mv,
+                        stage,
+                        see: exchange,
+                    },
+                    score,
+                );
+            }
+            false
+        });
+        any_legal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::ordering::NO_CONT;
+
+    /// Every position of the perft suites (standard and Chess960).
+    fn suite() -> Vec<Position> {
+        let suites = [
+            include_str!("../../assets/perft/ethereal_standard.epd"),
+            include_str!("../../assets/perft/cpw_perft_positions.epd"),
+            include_str!("../../assets/perft/frc_perftsuite.epd"),
+        ];
+        let positions: Vec<Position> = suites
+            .iter()
+            .flat_map(|s| s.lines())
+            .filter_map(|line| line.split(';').next().map(str::trim))
+            .filter(|fen| !fen.is_empty())
+            .map(|fen| Position::from_fen(fen).expect("suite FEN"))
+            .collect();
+        assert!(positions.len() > 1000);
+        positions
+    }
+
+    /// Drains a picker: the moves with their stages, checking the stage order as it goes.
+    fn drain(picker: &mut MovePicker, pos: &Position, tables: &OrderingTables) -> Vec<Picked> {
+        let mut out: Vec<Picked> = Vec::new();
+        while let Some(p) = picker.next(pos, tables) {
+            if let Some(last) = out.last() {
+                assert!(
+                    last.stage <= p.stage,
+                    "{}: {:?} after {:?}",
+                    pos.fen(),
+                    p.stage,
+                    last.stage
+                );
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    /// Asserts that `picked` holds exactly the moves of `expected`, each once.
+    fn assert_same_set(pos: &Position, picked: &[Picked], expected: &[Move]) {
+        let mut got: Vec<String> = picked.iter().map(|p| p.mv.to_string()).collect();
+        let mut want: Vec<String> = expected.iter().map(|m| m.to_string()).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{}", pos.fen());
+    }
+
+    fn is_quiet(pos: &Position, mv: Move) -> bool {
+        pos.captured(mv).is_none() && mv.promotion.is_none()
+    }
+
+    /// Ordering tables with some history, so that quiet moves have different scores.
+    fn tables_with_history(pos: &Position) -> OrderingTables {
+        let mut tables = OrderingTables::new();
+        let us = pos.side_to_move();
+        for (i, mv) in pos.legal_moves().into_iter().enumerate() {
+            let bonus = (i as i32 * 397) % 2000 - 1000;
+            tables.update_quiet(us, mv, 0, QuietContext::NONE, bonus);
+        }
+        tables
+    }
+
+    #[test]
+    fn main_picker_yields_every_legal_move_once_in_stage_order() {
+        for pos in suite() {
+            let legal = pos.legal_moves();
+            let mut tables = tables_with_history(&pos);
+            let quiets: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| is_quiet(&pos, m))
+                .collect();
+            for variant in 0..3 {
+                // 0: no TT move; 1: the last legal move as TT move; 2: also killers and a
+                // counter-move set (and an illegal TT move, which must not come out).
+                let tt = match variant {
+                    0 => None,
+                    1 => legal.last().copied(),
+                    _ => Some(Move {
+                        from: cozy_chess::Square::A1,
+                        to: cozy_chess::Square::H8,
+                        promotion: None,
+                    })
+                    .filter(|m| !legal.contains(m)),
+                };
+                let mut ctx = QuietContext::NONE;
+                if variant == 2 {
+                    tables.killers[3] = [quiets.first().copied(), quiets.get(1).copied()];
+                    ctx.prev1 = 5;
+                    tables.counters[5] = quiets.get(2).copied();
+                }
+                let mut picker = MovePicker::main(&pos, tt, 3, ctx, None);
+                let picked = drain(&mut picker, &pos, &tables);
+                assert_same_set(&pos, &picked, &legal);
+                if variant == 1 {
+                    assert_eq!(picked[0].mv, tt.unwrap());
+                    assert_eq!(picked[0].stage, Stage::TtMove);
+                } else {
+                    assert!(picked.iter().all(|p| p.stage != Stage::TtMove));
+                }
+                for p in &picked {
+                    let quiet = is_quiet(&pos, p.mv);
+                    match p.stage {
+                        Stage::Killers | Stage::CounterMove | Stage::Quiets => assert!(quiet),
+                        Stage::GoodCaptures | Stage::BadCaptures => assert!(!quiet),
+                        Stage::UnderPromotions => {
+                            assert!(matches!(p.mv.promotion, Some(q) if q != Piece::Queen))
+                        }
+                        Stage::TtMove => {}
+                        s => panic!("{s:?} in the main picker"),
+                    }
+                    if p.stage == Stage::BadCaptures {
+                        assert!(see(pos.board(), p.mv) < 0);
+                    }
+                }
+                if variant == 2 {
+                    for (i, k) in quiets.iter().take(2).enumerate() {
+                        let p = picked.iter().find(|p| p.mv == *k).unwrap();
+                        assert_eq!(p.stage, Stage::Killers, "killer {i}");
+                    }
+                }
+                tables.killers[3] = [None; 2];
+                tables.counters[5] = None;
+                assert_eq!(ctx.prev2, NO_CONT);
+            }
+        }
+    }
+
+    #[test]
+    fn main_picker_skips_quiets_but_not_captures() {
+        for pos in suite().iter().step_by(7) {
+            let legal = pos.legal_moves();
+            let tables = tables_with_history(pos);
+            let mut picker = MovePicker::main(pos, None, 0, QuietContext::NONE, None);
+            let mut picked = Vec::new();
+            let mut skipping = false;
+            while let Some(p) = picker.next(pos, &tables) {
+                if skipping {
+                    assert!(!is_quiet(pos, p.mv), "{}: {}", pos.fen(), p.mv);
+                } else if is_quiet(pos, p.mv) {
+                    picker.skip_quiets();
+                    skipping = true;
+                }
+                picked.push(p);
+            }
+            let first_quiet = picked.iter().position(|p| is_quiet(pos, p.mv));
+            let expected: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| !is_quiet(pos, m) || first_quiet.is_some_and(|i| picked[i].mv == m))
+                .collect();
+            assert_same_set(pos, &picked, &expected);
+        }
+    }
+
+    #[test]
+    fn evasion_picker_yields_every_evasion_once() {
+        let mut checked = 0;
+        for root in suite().iter().step_by(3) {
+            for mv in root.legal_moves() {
+                let mut pos = root.clone();
+                pos.play(mv);
+                if !pos.in_check() {
+                    continue;
+                }
+                checked += 1;
+                let legal = pos.legal_moves();
+                let tables = tables_with_history(&pos);
+                for tt in [None, legal.last().copied()] {
+                    let Some(mut picker) = MovePicker::evasions(&pos, tt, &tables) else {
+                        assert!(legal.is_empty(), "{}", pos.fen());
+                        continue;
+                    };
+                    let picked = drain(&mut picker, &pos, &tables);
+                    assert_same_set(&pos, &picked, &legal);
+                    if let Some(tt) = tt {
+                        assert_eq!(picked[0].mv, tt);
+                    }
+                    for p in &picked {
+                        match p.stage {
+                            Stage::GoodCaptures => assert!(!is_quiet(&pos, p.mv)),
+                            Stage::Quiets => assert!(is_quiet(&pos, p.mv)),
+                            Stage::TtMove => {}
+                            s => panic!("{s:?} among evasions"),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} positions in check");
+    }
+
+    #[test]
+    fn quiescence_picker_yields_the_moves_its_options_ask_for() {
+        type Config = (&'static str, fn(&mut QSearchOptions));
+        let configs: [Config; 4] = [
+            ("default", |_| {}),
+            ("underpromotions", |o| o.underpromotions = true),
+            ("pawn pushes", |o| o.pawn_pushes = true),
+            ("checks", |o| o.check_plies = 1),
+        ];
+        for pos in suite() {
+            if pos.in_check() {
+                continue;
+            }
+            let legal = pos.legal_moves();
+            let board = pos.board();
+            let us = board.side_to_move();
+            let tables = OrderingTables::new();
+            for (name, set) in configs {
+                let mut opts = QSearchOptions::default();
+                set(&mut opts);
+                let expected: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let piece = board.piece_on(m.from).unwrap();
+                        match m.promotion {
+                            Some(Piece::Queen) => return true,
+                            Some(_) => return opts.underpromotions,
+                            None => {}
+                        }
+                        pos.captured(m).is_some()
+                            || (opts.pawn_pushes
+                                && piece == Piece::Pawn
+                                && m.to.rank() == Rank::Seventh.relative_to(us))
+                            || (opts.check_plies > 0 && piece != Piece::King && pos.gives_check(m))
+                    })
+                    .collect();
+                let tt = expected.last().copied();
+                let mut picker = MovePicker::quiescence(&pos, tt, &tables, &opts, 0)
+                    .expect("suite positions have legal moves");
+                let picked = drain(&mut picker, &pos, &tables);
+                assert_same_set(&pos, &picked, &expected);
+                if let Some(tt) = tt {
+                    assert_eq!(picked[0].mv, tt, "{name}");
+                }
+                for p in &picked {
+                    // The exchange value, or for a capture of a more valuable piece a lower
+                    // bound (victim minus attacker) that is already positive.
+                    let exact = see(board, p.mv);
+                    assert!(
+                        p.see == exact || (p.see > 0 && p.see <= exact),
+                        "{name}: {} has {} for {exact}",
+                        p.mv,
+                        p.see
+                    );
+                    let expected_stage = if p.mv == tt.unwrap() {
+                        Stage::TtMove
+                    } else if is_quiet(&pos, p.mv) {
+                        Stage::QuietTactical
+                    } else if p.see > 0 {
+                        Stage::GoodCaptures
+                    } else if p.see == 0 {
+                        Stage::EqualCaptures
+                    } else {
+                        Stage::BadCaptures
+                    };
+                    assert_eq!(p.stage, expected_stage, "{name}: {} in {}", p.mv, pos.fen());
+                }
+            }
+        }
+    }
+}
