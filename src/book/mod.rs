@@ -25,7 +25,6 @@
 //! chosen.
 
 pub mod build;
-pub mod cli;
 pub mod keys;
 pub mod pgn;
 
