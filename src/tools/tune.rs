@@ -675,18 +675,23 @@ mod tests {
         (entries, hidden)
     }
 
+    /// The settings of the fits on synthetic data: a large step, two threads.
+    fn adam(epochs: usize, report_every: usize) -> TuneConfig {
+        TuneConfig {
+            epochs,
+            lr: 5.0,
+            threads: 2,
+            report_every,
+            ..TuneConfig::default()
+        }
+    }
+
     #[test]
     fn early_stopping_keeps_the_best_validated_report() {
         let (all, _) = synthetic(2000, 0.01);
         let (entries, valid) = all.split_at(1500);
         let start = vec![[0.0f64; 2]; NUM_WEIGHTS];
-        let config = TuneConfig {
-            epochs: 200,
-            lr: 5.0,
-            threads: 2,
-            report_every: 40,
-            ..TuneConfig::default()
-        };
+        let config = adam(200, 40);
         let mut reports = Vec::new();
         let (kept, best) = tune_early_stopping(entries, valid, &start, 0.01, &config, |e, _, v| {
             reports.push((e, v))
@@ -719,13 +724,7 @@ mod tests {
         let (entries, _) = synthetic(2000, 0.01);
         let start = vec![[0.0f64; 2]; NUM_WEIGHTS];
         let before = error(&entries, &start, 0.01, 1);
-        let config = TuneConfig {
-            epochs: 300,
-            lr: 5.0,
-            threads: 2,
-            report_every: 100,
-            ..TuneConfig::default()
-        };
+        let config = adam(300, 100);
         let mut reports = Vec::new();
         let tuned = tune(&entries, &start, 0.01, &config, |e, err, _| {
             reports.push((e, err))

@@ -2,10 +2,10 @@
 //!
 //! [`Engine::quiesce`](crate::search::Engine::quiesce) records a traced quiescence search as
 //! a flat stream of events; [`tree`] builds the tree of nodes from it ([`build_tree`],
-//! [`qtree`]) and [`render`] draws it: [`render_text`] (an indented tree, one node per line),
-//! [`render_dot`] (a Graphviz digraph) and [`render_html`] (one self-contained page with the
-//! board and a collapsible tree). This module holds the command: its arguments
-//! ([`QtreeArgs`]), [`run_qtree`] (the document) and [`run`] (the whole command).
+//! [`qtree`]) and [`render`](mod@render) draws it: [`render_text`] (an indented tree, one
+//! node per line), [`render_dot`] (a Graphviz digraph) and [`render_html`] (one
+//! self-contained page with the board and a collapsible tree). This module holds the command:
+//! its arguments ([`QtreeArgs`]), [`run_qtree`] (the document) and [`run`] (the whole command).
 //!
 //! Every score in the tree (window, stand pat, returned score) is from the point of view of
 //! the side to move at that node, as negamax computes it: a child's score is negated in its

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 
 use cozy_chess::{Board, Color, Move, Piece, Square};
 
-use super::{color_name, escape, hidden_text, pv_mark, result_text, truncation_text};
+use super::{
+    color_name, escape, hidden_text, pv_mark, pv_text, result_text, size_text, truncation_text,
+};
 use crate::position::{shorten, Position};
 use crate::search::QEnd;
 use crate::tools::qtree::tree::{QChild, QNode, QTree};
@@ -42,20 +44,9 @@ pub fn render_html(tree: &QTree, pos: &Position) -> String {
         html_escape(&signed_score_text(tree.beta)),
         html_escape(&signed_score_text(tree.score)),
         color_name(tree.side_to_move),
-        html_escape(&if tree.pv.is_empty() {
-            "(none: standing pat is best)".to_string()
-        } else {
-            tree.pv.join(" ")
-        })
+        html_escape(&pv_text(tree))
     );
-    let _ = writeln!(
-        out,
-        "<p class=\"meta\">{} nodes shown: {} searched, {} pruned leaves; {} q-nodes searched in all.</p>",
-        tree.node_count() + tree.pruned_count(),
-        tree.node_count(),
-        tree.pruned_count(),
-        tree.qnodes
-    );
+    let _ = writeln!(out, "<p class=\"meta\">{}</p>", size_text(tree));
     if tree.truncated {
         let _ = writeln!(
             out,

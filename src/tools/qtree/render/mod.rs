@@ -53,6 +53,7 @@ pub fn render(tree: &QTree, pos: &Position, format: Format) -> String {
     }
 }
 
+/// The name of a side.
 pub(super) fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -60,10 +61,31 @@ pub(super) fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// The line that stands for the `n` moves of a node left out by `--max-nodes`.
 pub(super) fn hidden_text(n: usize) -> String {
     format!(
         "... {n} more move{} not shown (--max-nodes)",
         if n == 1 { "" } else { "s" }
+    )
+}
+
+/// The quiescence line the search returned, or why there is none.
+pub(super) fn pv_text(tree: &QTree) -> String {
+    if tree.pv.is_empty() {
+        "(none: standing pat is best)".to_string()
+    } else {
+        tree.pv.join(" ")
+    }
+}
+
+/// How much of the tree is shown, and how many nodes the search visited in all.
+pub(super) fn size_text(tree: &QTree) -> String {
+    format!(
+        "{} nodes shown: {} searched, {} pruned leaves; {} q-nodes searched in all.",
+        tree.node_count() + tree.pruned_count(),
+        tree.node_count(),
+        tree.pruned_count(),
+        tree.qnodes
     )
 }
 
@@ -84,20 +106,9 @@ pub(super) fn header_lines(tree: &QTree) -> Vec<String> {
             signed_score_text(tree.beta),
             signed_score_text(tree.score),
             color_name(tree.side_to_move),
-            if tree.pv.is_empty() {
-                "(none: standing pat is best)".to_string()
-            } else {
-                tree.pv.join(" ")
-            }
+            pv_text(tree)
         ),
-        format!(
-            "{} nodes shown: {} searched, {} pruned leaves; {} q-nodes searched in all. \
-             * marks the PV.",
-            tree.node_count() + tree.pruned_count(),
-            tree.node_count(),
-            tree.pruned_count(),
-            tree.qnodes
-        ),
+        format!("{} * marks the PV.", size_text(tree)),
     ];
     if tree.truncated {
         lines.push(truncation_text(tree));
@@ -105,6 +116,7 @@ pub(super) fn header_lines(tree: &QTree) -> Vec<String> {
     lines
 }
 
+/// What the cut by `--max-nodes` means.
 pub(super) fn truncation_text(tree: &QTree) -> String {
     format!(
         "TRUNCATED: the tree was cut at --max-nodes {} (the search itself ran to the end); \
@@ -113,6 +125,7 @@ pub(super) fn truncation_text(tree: &QTree) -> String {
     )
 }
 
+/// `*` before a move on the principal variation (not before the root).
 pub(super) fn pv_mark(node: &QNode) -> &'static str {
     if node.on_pv && node.mv.is_some() {
         "*"
