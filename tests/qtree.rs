@@ -10,9 +10,9 @@ use lull::params::{INFINITY, MATE};
 use lull::position::Position;
 use lull::search::{Engine, QEnd, QPrune, QTrace};
 use lull::tools::qtree::{
-    build_tree, qtree, render_dot, render_html, render_text, score_text, QChild, QNode, QTree,
-    QTREE_FEN,
+    build_tree, qtree, render_dot, render_html, render_text, QChild, QNode, QTree, QTREE_FEN,
 };
+use lull::tools::signed_score_text;
 
 /// White to move. The black rook on d5 is defended once, by the pawn on e6; the pawn on a6
 /// hangs to Ra1; the pawn on h6 is defended once, by the pawn on g7, and attacked by Ng4.
@@ -437,12 +437,12 @@ fn game_ends_and_checks_are_named() {
         let _ = render_html(&t, &p);
     }
     // A mate found inside the quiescence search is written as a mate.
-    assert_eq!(score_text(MATE - 3), "+M3");
-    assert_eq!(score_text(-(MATE - 2)), "-M2");
-    assert_eq!(score_text(INFINITY), "+inf");
-    assert_eq!(score_text(-INFINITY), "-inf");
-    assert_eq!(score_text(0), "0");
-    assert_eq!(score_text(-35), "-35");
+    assert_eq!(signed_score_text(MATE - 3), "+M3");
+    assert_eq!(signed_score_text(-(MATE - 2)), "-M2");
+    assert_eq!(signed_score_text(INFINITY), "+inf");
+    assert_eq!(signed_score_text(-INFINITY), "-inf");
+    assert_eq!(signed_score_text(0), "0");
+    assert_eq!(signed_score_text(-35), "-35");
 }
 
 /// A small deterministic generator for the robustness test.

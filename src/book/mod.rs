@@ -26,7 +26,6 @@
 //! chosen.
 
 pub mod build;
-pub mod cli;
 pub mod keys;
 pub mod pgn;
 

@@ -15,15 +15,20 @@
 //! same for a seed whatever the number of threads.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use cozy_chess::Color;
 
+use crate::epd::read_epd_file;
 use crate::params::MATE_BOUND;
 use crate::position::Position;
 use crate::search::Engine;
 use crate::time::Limits;
+use crate::tools::cli::{fail, warn_skipped};
+use crate::tools::progress::progress_bar;
 
 /// Settings of a data-generation run.
 #[derive(Clone, Debug)]
@@ -358,6 +363,102 @@ pub fn datagen(
         }
     })?;
     Ok(summary)
+}
+
+/// Arguments of `lull datagen`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct DatagenArgs {
+    /// Output file.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Number of games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Games played at once (one engine each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Opening book (EPD or FEN lines); a line is drawn at random for each game.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Seed of the random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies played before the engines (default: 8 without a book, 0 with one).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
+    pub random_plies: Option<u32>,
+    /// Positions in a game's first this many plies are not written.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub skip_plies: u32,
+    /// Hash per engine, in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
+}
+
+/// `lull datagen`: plays the games with a progress bar, writes the positions and prints the
+/// summary. Exit code 2 for an unreadable book or an output that cannot be created, 1 for a
+/// book with no position or a failed write.
+pub fn run(args: DatagenArgs) -> ExitCode {
+    // 1. The book: malformed lines are reported and skipped.
+    let mut starts = Vec::new();
+    if let Some(path) = &args.book {
+        match read_epd_file(path) {
+            Ok((records, errors)) => {
+                warn_skipped(&path.display(), &errors);
+                starts = records.iter().map(|r| r.position()).collect();
+            }
+            Err(e) => return fail(2, e),
+        }
+        if starts.is_empty() {
+            return fail(1, format!("{}: no position in the book", path.display()));
+        }
+    }
+    let config = DatagenConfig {
+        games: args.games as usize,
+        nodes: args.nodes,
+        threads: args.threads as usize,
+        seed: args.seed,
+        random_plies: args
+            .random_plies
+            .unwrap_or(if args.book.is_some() { 0 } else { 8 }) as usize,
+        skip_plies: args.skip_plies as usize,
+        hash_mib: args.hash as usize,
+        ..DatagenConfig::default()
+    };
+    let file = match std::fs::File::create(&args.output) {
+        Ok(f) => f,
+        Err(e) => return fail(2, format!("cannot create {}: {e}", args.output.display())),
+    };
+    eprintln!(
+        "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}",
+        config.games,
+        config.nodes,
+        config.threads,
+        starts.len().max(1),
+        config.random_plies,
+        config.seed
+    );
+    // 2. Play, with a progress bar.
+    let bar = progress_bar(args.games, "{pos}/{len} games");
+    let mut out = std::io::BufWriter::new(file);
+    let outcome = datagen(&config, &starts, &mut out, |_, summary| {
+        bar.set_message(format!(
+            "+{} ={} -{}, {} positions",
+            summary.results[0], summary.results[1], summary.results[2], summary.positions
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    match outcome {
+        Ok(summary) => {
+            println!("{}", summary.text());
+            println!("written to {}", args.output.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(1, format!("cannot write {}: {e}", args.output.display())),
+    }
 }
 
 #[cfg(test)]

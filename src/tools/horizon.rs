@@ -2,14 +2,18 @@
 //! once with the quiescence search off (the leaves are evaluated statically, in the middle of
 //! exchanges) and once with it on, and the two answers are printed side by side.
 
+use std::process::ExitCode;
+
 use serde::Serialize;
 
+use crate::params::MAX_DEPTH;
 use crate::position::board_ascii;
 use crate::position::Position;
 use crate::san::{line_to_san, move_to_san};
-use crate::search::{Engine, SearchResult};
+use crate::search::SearchResult;
 use crate::time::Limits;
-use crate::tools::{score_text, wrap_words};
+use crate::tools::cli::{fail, position_from_words, quiet_engine};
+use crate::tools::{uci_score_text, wrap_words};
 
 /// The built-in example (see [`HORIZON_NOTE`]): White's queen can take a knight that only a
 /// pawn defends, and the recapture opens a file.
@@ -59,8 +63,7 @@ pub struct HorizonReport {
 
 /// Searches `pos` to `depth` with a fresh engine, the quiescence search on or off.
 pub fn search_once(pos: &Position, depth: i32, qsearch: bool, hash_mib: usize) -> HorizonRun {
-    let mut engine = Engine::new(hash_mib.max(1));
-    engine.set_report_sink(None);
+    let mut engine = quiet_engine(hash_mib);
     engine.options.qs.enabled = qsearch;
     let result = engine.search(pos, &Limits::depth(depth), &[]);
     let board = pos.board();
@@ -117,8 +120,8 @@ impl HorizonReport {
         row("best move", &best(&self.without), &best(&self.with));
         row(
             "score",
-            &score_text(self.without.score),
-            &score_text(self.with.score),
+            &uci_score_text(self.without.score),
+            &uci_score_text(self.with.score),
         );
         row(
             "nodes",
@@ -159,6 +162,36 @@ impl HorizonReport {
     }
 }
 
+/// Arguments of `lull horizon`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct HorizonArgs {
+    /// Position (FEN, quoted or as separate words; default: a built-in example).
+    pub fen: Vec<String>,
+    /// Depth in plies.
+    #[arg(long, default_value_t = HORIZON_DEPTH,
+          value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+    pub depth: i32,
+    /// Hash size in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
+}
+
+/// `lull horizon`: both searches side by side (and, for the built-in position, why it is
+/// interesting). Exit code 2 for a bad FEN.
+pub fn run(args: HorizonArgs) -> ExitCode {
+    let pos = match position_from_words(&args.fen, HORIZON_FEN) {
+        Ok(p) => p,
+        Err(e) => return fail(2, e),
+    };
+    let report = run_horizon(&pos, args.depth, args.hash as usize);
+    print!("{}", report.render(&pos));
+    if args.fen.is_empty() {
+        println!();
+        println!("{HORIZON_NOTE}");
+    }
+    ExitCode::SUCCESS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,7 +208,7 @@ mod tests {
         assert_ne!(report.with.best.as_deref(), Some("Qxd4"), "{text}");
         // Searched alone with quiescence, Qxd4 is worse than what the search prefers.
         let mv = crate::san::parse_san(pos.board(), "Qxd4").unwrap();
-        let mut engine = Engine::new(2);
+        let mut engine = crate::search::Engine::new(2);
         let forced = engine.search(&pos, &Limits::depth(HORIZON_DEPTH), &[mv]);
         assert_eq!(forced.best_move, Some(mv));
         assert!(

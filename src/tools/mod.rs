@@ -1,20 +1,51 @@
-//! The testers' tools behind `lull solve` (run a test suite such as Win At Chess),
-//! `lull horizon` (show the horizon effect by searching one position with and without the
-//! quiescence search), `lull datagen` (self-play training positions) and `lull tune` (fit
-//! the evaluation weights to them). Each tool is a library function that returns its results as data, plus
+//! The `lull` commands other than the protocols, one module each: `lull bench` and `lull
+//! perft` (the command-line side of [`crate::bench`] and [`crate::perft`]), `lull solve` (run
+//! a test suite such as Win At Chess), `lull horizon` (show the horizon effect by searching
+//! one position with and without the quiescence search), `lull qtree` (draw a quiescence
+//! search tree), `lull datagen` (self-play training positions), `lull tune` (fit the
+//! evaluation weights to them) and `lull book` (build and probe Polyglot books). Each tool
+//! owns its command-line arguments (a clap `Args` type) and a `run` that carries the command
+//! out; the work itself is done by library functions that return their results as data, plus
 //! the text rendering the command prints, so that tests and other programs can use them.
+//!
+//! This module also holds what the tools share: the two ways of writing a score, word
+//! wrapping, and (in [`cli`] and [`progress`]) the command-line helpers.
 
+pub mod bench;
+pub mod book;
+pub mod cli;
 pub mod datagen;
 pub mod horizon;
+pub mod perft;
+pub mod progress;
 pub mod qtree;
 pub mod solve;
 pub mod tune;
 
+use crate::params::{INFINITY, MATE, MATE_BOUND};
 use crate::protocol::uci::uci_score;
 
-/// A score as UCI writes it: `cp 35`, `mate 3`, `mate -2`.
-pub fn score_text(score: i32) -> String {
+/// A score as UCI writes it: `cp 35`, `mate 3`, `mate -2` (mate in moves).
+pub fn uci_score_text(score: i32) -> String {
     uci_score(score)
+}
+
+/// A score for people, signed: `+35`, `-120`, `0`, `+inf`/`-inf` for the open window, and
+/// mate scores as `+M3` / `-M3` (mate that many plies from the root of the search).
+pub fn signed_score_text(score: i32) -> String {
+    if score >= INFINITY {
+        "+inf".to_string()
+    } else if score <= -INFINITY {
+        "-inf".to_string()
+    } else if score >= MATE_BOUND {
+        format!("+M{}", MATE - score)
+    } else if score <= -MATE_BOUND {
+        format!("-M{}", MATE + score)
+    } else if score == 0 {
+        "0".to_string()
+    } else {
+        format!("{score:+}")
+    }
 }
 
 /// Joins words into lines of at most `width` characters (a longer word gets its own line).
@@ -48,6 +79,15 @@ mod tests {
             .collect();
         assert_eq!(wrap_words(&words, 12), ["Qxb7 Rb8", "Qxa7 Ra8 Qb7"]);
         assert_eq!(wrap_words(&[], 12), [""]);
-        assert_eq!(score_text(35), "cp 35");
+        assert_eq!(uci_score_text(35), "cp 35");
+    }
+
+    #[test]
+    fn the_two_score_styles_differ() {
+        assert_eq!(uci_score_text(-120), "cp -120");
+        assert_eq!(signed_score_text(-120), "-120");
+        assert_eq!(uci_score_text(MATE - 3), "mate 2");
+        assert_eq!(signed_score_text(MATE - 3), "+M3");
+        assert_eq!(signed_score_text(35), "+35");
     }
 }

@@ -8,17 +8,23 @@
 //! ([`SearchResult::best_found_ms`]).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::epd::EpdRecord;
+use crate::epd::{parse_epd, read_epd_file, EpdRecord};
 use crate::options::apply_option;
+use crate::params::MAX_DEPTH;
 use crate::san::{line_to_san, move_to_san};
 use crate::search::{Engine, SearchResult, SearchStats};
 use crate::time::Limits;
-use crate::tools::score_text;
+use crate::tools::cli::{check_engine_options, fail, quiet_engine};
+use crate::tools::progress::progress_bar;
+use crate::tools::uci_score_text;
 
 /// Win At Chess (300 positions), embedded: jdart1/arasan-chess @ 36774cd, `tests/wacnew.epd`,
 /// with Arasan's corrections.
@@ -96,8 +102,7 @@ impl SolveConfig {
 
     /// An engine set up as configured (hash, threads, options), silent.
     pub fn make_engine(&self) -> Result<Engine, String> {
-        let mut engine = Engine::new(self.hash_mib.max(1));
-        engine.set_report_sink(None);
+        let mut engine = quiet_engine(self.hash_mib);
         engine.set_threads(self.threads.max(1));
         for (name, value) in &self.options {
             apply_option(&mut engine, name, value.as_deref())
@@ -323,7 +328,7 @@ pub fn solve_position(
         played_uci: played.map(|m| pos.move_to_uci(m)),
         solved: error.is_none() && played.is_some_and(|m| record.is_solution(m)),
         score: result.score,
-        score_text: score_text(result.score),
+        score_text: uci_score_text(result.score),
         depth: result.depth,
         found_depth: result.best_found_depth,
         found_ms: result.best_found_ms,
@@ -446,10 +451,134 @@ pub fn judgeable(records: Vec<EpdRecord>) -> (Vec<EpdRecord>, Vec<String>) {
     (keep, skipped)
 }
 
+/// Arguments of `lull solve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SolveArgs {
+    /// EPD file (default: the embedded WAC suite).
+    pub epd: Option<PathBuf>,
+    /// Milliseconds per position (the default, 1000, when no limit is given).
+    #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Nodes per position.
+    #[arg(long, value_name = "N", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Depth per position, in plies.
+    #[arg(long, value_name = "D",
+          value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+    pub depth: Option<i32>,
+    /// Search threads per position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Positions searched in parallel (one engine each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// Hash size per engine, in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
+    /// Write every position's record and the summary to this file as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// `lull solve`: one line per position in suite order (a progress bar meanwhile), then the
+/// summary, and the JSON file with `--json`. Exit code 2 for a bad option or an unreadable
+/// file, 1 when there is nothing to solve or the JSON cannot be written.
+pub fn run(args: SolveArgs) -> ExitCode {
+    // The options first: a typo should not cost a whole run.
+    let options = match check_engine_options(&args.options) {
+        Ok(options) => options,
+        Err(e) => return fail(2, e),
+    };
+    let (source, (records, errors)) = match &args.epd {
+        None => ("embedded WAC".to_string(), parse_epd(WAC_EPD)),
+        Some(path) => match read_epd_file(path) {
+            Ok(parsed) => (path.display().to_string(), parsed),
+            Err(e) => return fail(2, e),
+        },
+    };
+    let mut skipped: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let (records, unjudgeable) = judgeable(records);
+    skipped.extend(unjudgeable);
+    skipped.sort_by_key(|s| {
+        s.strip_prefix("line ")
+            .and_then(|t| t.split(':').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(usize::MAX)
+    });
+    for s in &skipped {
+        eprintln!("warning: {source}: {s} (skipped)");
+    }
+    if records.is_empty() {
+        return fail(1, format!("{source}: no position to solve"));
+    }
+    let config = SolveConfig {
+        movetime: args.movetime,
+        nodes: args.nodes,
+        depth: args.depth,
+        threads: args.threads as usize,
+        jobs: args.jobs as usize,
+        hash_mib: args.hash as usize,
+        options,
+    };
+    eprintln!(
+        "solving {} positions from {source}: {}, {} job(s) x {} thread(s), hash {} MiB",
+        records.len(),
+        config.limits_text(),
+        config.jobs,
+        config.threads,
+        config.hash_mib
+    );
+    let bar = progress_bar(records.len() as u64, "{pos}/{len} solved");
+    bar.set_message("0");
+    let start = Instant::now();
+    let mut solved = 0;
+    let outcome = solve(&records, &config, |event| match event {
+        SolveEvent::Finished { report, .. } => {
+            if report.solved {
+                solved += 1;
+            }
+            bar.set_message(solved.to_string());
+            bar.inc(1);
+        }
+        SolveEvent::InOrder(report) => bar.suspend(|| println!("{}", report.line_text())),
+    });
+    bar.finish_and_clear();
+    let reports = match outcome {
+        Ok(r) => r,
+        Err(e) => return fail(1, e),
+    };
+    let summary = SolveSummary::from_reports(&reports, start.elapsed().as_millis() as u64);
+    println!();
+    print!("{}", summary.text(config.jobs));
+    if !skipped.is_empty() {
+        println!("skipped lines: {}", skipped.len());
+    }
+    if let Some(path) = &args.json {
+        let doc = SolveJson {
+            config: &config,
+            source: &source,
+            skipped: &skipped,
+            positions: &reports,
+            summary: &summary,
+        };
+        let written = serde_json::to_string_pretty(&doc)
+            .map_err(|e| e.to_string())
+            .and_then(|text| std::fs::write(path, text + "\n").map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            return fail(1, format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::epd::parse_epd;
 
     #[test]
     fn embedded_wac_is_complete_and_judgeable() {

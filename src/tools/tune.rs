@@ -6,10 +6,15 @@
 //! constant `K` is first chosen to fit the current weights best, then the weights are fitted
 //! by full-batch gradient descent (Adam) on several threads.
 
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
 use cozy_chess::{Board, Color};
 
-use crate::eval::layout::{TEMPO, WEIGHTS};
+use crate::eval::layout::{render_weights, TEMPO, WEIGHTS};
 use crate::eval::{EvalTrace, PHASE_TOTAL, S};
+use crate::tools::cli::{fail, warn_skipped};
 
 /// Settings of a tuning run.
 #[derive(Clone, Debug)]
@@ -366,6 +371,34 @@ pub fn tune(
     w
 }
 
+/// [`tune`] with early stopping: at every report the error on the held-out positions `valid`
+/// is measured too, and the weights kept are those of the report with the lowest validation
+/// error (later epochs fit the noise of the training games). `report(epoch, error,
+/// validation error)` is called at every report. Returns the weights and, when there are
+/// validation positions, the epoch and validation error of the kept ones; without them, the
+/// weights of the last epoch and `None`.
+pub fn tune_early_stopping(
+    entries: &[Entry],
+    valid: &[Entry],
+    start: &[[f64; 2]],
+    k: f64,
+    config: &TuneConfig,
+    mut report: impl FnMut(usize, f64, f64),
+) -> (Vec<[f64; 2]>, Option<(usize, f64)>) {
+    let mut best: Option<(f64, usize, Vec<[f64; 2]>)> = None;
+    let fitted = tune(entries, start, k, config, |epoch, err, w| {
+        let v = error(valid, w, k, config.threads);
+        report(epoch, err, v);
+        if !valid.is_empty() && best.as_ref().is_none_or(|b| v < b.0) {
+            best = Some((v, epoch, w.to_vec()));
+        }
+    });
+    match best {
+        Some((v, epoch, w)) => (w, Some((epoch, v))),
+        None => (fitted, None),
+    }
+}
+
 /// The weights that moved most between `before` and `after` (at most `n`), with their names.
 pub fn largest_changes(before: &[S], after: &[S], n: usize) -> Vec<String> {
     let mut moved: Vec<(i32, usize)> = before
@@ -390,6 +423,190 @@ pub fn largest_changes(before: &[S], after: &[S], n: usize) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Arguments of `lull tune`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TuneArgs {
+    /// Data file (`<FEN> | <result> | <score>` lines).
+    pub data: PathBuf,
+    /// Full passes over the data.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub epochs: u64,
+    /// Adam's learning rate (about centipawns per step).
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// The scaling constant of sigmoid(K * eval) (default: the best fit of the current
+    /// weights).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Threads computing the gradient.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Use at most this many positions (the first ones).
+    #[arg(long, value_name = "N")]
+    pub positions_limit: Option<usize>,
+    /// Weights of features occurring in fewer positions than this keep their value
+    /// (default: 0.5% of the training positions, at least 50).
+    #[arg(long, value_name = "N")]
+    pub min_count: Option<usize>,
+    /// Share of the search score in the fitted target, 0..1 (0: the game results alone;
+    /// the errors reported are always against the results).
+    #[arg(long, default_value_t = 0.0)]
+    pub score_weight: f64,
+    /// Share of the positions (the last ones) kept out of the fit to measure it; the
+    /// weights kept are those of the report with the lowest validation error.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Report the error every this many epochs.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    pub report_every: u64,
+    /// Replace each position by the leaf of its quiescence line (the position the
+    /// evaluation is really applied to in search) before tracing it.
+    #[arg(long)]
+    pub resolve: bool,
+    /// Write the tuned weights file here (e.g. src/eval/weights.rs) instead of standard
+    /// output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl TuneArgs {
+    /// The checks clap cannot make: the numbers must be in range.
+    fn check(&self) -> Result<(), String> {
+        if !(self.lr > 0.0 && self.lr.is_finite())
+            || self.k.is_some_and(|k| !(k > 0.0 && k.is_finite()))
+        {
+            return Err("--lr and --k must be positive numbers".to_string());
+        }
+        if !(0.0..=1.0).contains(&self.score_weight) {
+            return Err("--score-weight must be in [0, 1]".to_string());
+        }
+        if !(0.0..0.9).contains(&self.validation) {
+            return Err("--validation must be in [0, 0.9)".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// `lull tune`: traces the data, finds K, fits the weights with early stopping and writes the
+/// weights file (to `--output` or standard output); the progress goes to standard error.
+/// Exit code 2 for bad arguments or an unreadable data file, 1 for data without a position
+/// or a weights file that cannot be written.
+pub fn run(args: TuneArgs) -> ExitCode {
+    if let Err(e) = args.check() {
+        return fail(2, e);
+    }
+    // 1. The data, traced once; malformed lines are reported and skipped.
+    let start = Instant::now();
+    let mut entries = match read_data(&args) {
+        Ok(entries) => entries,
+        Err(code) => return code,
+    };
+    let features: usize = entries.iter().map(|e| e.coefs.len()).sum();
+    eprintln!(
+        "{} positions traced in {:.1} s ({:.1} features per position)",
+        entries.len(),
+        start.elapsed().as_secs_f64(),
+        features as f64 / entries.len() as f64
+    );
+    // The last positions (the last games) measure the fit without taking part in it.
+    let held_out = (entries.len() as f64 * args.validation) as usize;
+    let valid = entries.split_off(entries.len() - held_out);
+    let min_count = args.min_count.unwrap_or((entries.len() / 200).max(50));
+    eprintln!(
+        "{} training positions, {} validation positions; features rarer than {min_count} positions keep their weights",
+        entries.len(),
+        valid.len()
+    );
+    // 2. K for the current weights.
+    let threads = args.threads as usize;
+    let w0 = float_weights(&WEIGHTS);
+    let (k, e0) = match args.k {
+        Some(k) => (k, error(&entries, &w0, k, threads)),
+        None => find_k(&entries, &w0, threads),
+    };
+    let v0 = error(&valid, &w0, k, threads);
+    eprintln!("K = {k:.6} (error of the current weights {e0:.6}, validation {v0:.6})");
+    // 3. Fit.
+    let config = TuneConfig {
+        epochs: args.epochs as usize,
+        lr: args.lr,
+        k: Some(k),
+        threads,
+        report_every: args.report_every as usize,
+        min_count,
+        score_weight: args.score_weight,
+    };
+    let (fitted, kept) = tune_early_stopping(&entries, &valid, &w0, k, &config, |epoch, err, v| {
+        eprintln!("epoch {epoch:>6}  error {err:.6}  validation {v:.6}");
+    });
+    if let Some((epoch, v)) = kept {
+        eprintln!("keeping the weights of epoch {epoch} (validation {v:.6})");
+    }
+    let tuned = round_weights(&fitted);
+    let e1 = error(&entries, &float_weights(&tuned), k, threads);
+    let v1 = error(&valid, &float_weights(&tuned), k, threads);
+    eprintln!(
+        "error {e0:.6} -> {e1:.6}, validation {v0:.6} -> {v1:.6} (rounded weights) in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    eprintln!("largest changes:");
+    for line in largest_changes(&WEIGHTS, &tuned, 15) {
+        eprintln!("  {line}");
+    }
+    // 4. The weights file.
+    let note = format!(
+        "Tuned by `lull tune` (Texel's method) on {} positions: K = {k:.6}, error {e0:.6} -> {e1:.6},\nvalidation ({} positions) {v0:.6} -> {v1:.6} ({} epochs, lr {}, min count {min_count},\nscore weight {}{}).",
+        entries.len(),
+        valid.len(),
+        args.epochs,
+        args.lr,
+        args.score_weight,
+        if args.resolve {
+            ", positions resolved by the quiescence search"
+        } else {
+            ""
+        }
+    );
+    let source = render_weights(&tuned, &note);
+    match &args.output {
+        None => print!("{source}"),
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, source) {
+                return fail(1, format!("cannot write {}: {e}", path.display()));
+            }
+            eprintln!("written to {}", path.display());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Reads and traces the data file of `lull tune` (each position first resolved with
+/// `--resolve`), reporting the malformed lines; the exit code when there is nothing to fit.
+fn read_data(args: &TuneArgs) -> Result<Vec<Entry>, ExitCode> {
+    let text = match std::fs::read(&args.data) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => return Err(fail(2, format!("cannot read {}: {e}", args.data.display()))),
+    };
+    let (entries, errors) = if args.resolve {
+        let mut engine = crate::search::Engine::new(1);
+        let mut resolved = 0usize;
+        let loaded = load_resolved(&text, args.positions_limit, |board| {
+            let leaf = quiescence_leaf(&mut engine, board.clone());
+            resolved += usize::from(leaf != board);
+            leaf
+        });
+        eprintln!("{resolved} positions replaced by the leaf of their quiescence line");
+        loaded
+    } else {
+        load(&text, args.positions_limit)
+    };
+    warn_skipped(&args.data.display(), &errors);
+    if entries.is_empty() {
+        return Err(fail(1, format!("{}: no position", args.data.display())));
+    }
+    Ok(entries)
 }
 
 #[cfg(test)]
@@ -458,6 +675,40 @@ mod tests {
         (entries, hidden)
     }
 
+    /// The settings of the fits on synthetic data: a large step, two threads.
+    fn adam(epochs: usize, report_every: usize) -> TuneConfig {
+        TuneConfig {
+            epochs,
+            lr: 5.0,
+            threads: 2,
+            report_every,
+            ..TuneConfig::default()
+        }
+    }
+
+    #[test]
+    fn early_stopping_keeps_the_best_validated_report() {
+        let (all, _) = synthetic(2000, 0.01);
+        let (entries, valid) = all.split_at(1500);
+        let start = vec![[0.0f64; 2]; NUM_WEIGHTS];
+        let config = adam(200, 40);
+        let mut reports = Vec::new();
+        let (kept, best) = tune_early_stopping(entries, valid, &start, 0.01, &config, |e, _, v| {
+            reports.push((e, v))
+        });
+        // Reports at epochs 0, 40, ..., 160 and at the end.
+        assert_eq!(reports.len(), 6, "{reports:?}");
+        let (epoch, v) = best.unwrap();
+        let lowest = reports.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+        assert_eq!(v, lowest, "{reports:?}");
+        assert!(reports.contains(&(epoch, v)));
+        assert_eq!(error(valid, &kept, 0.01, config.threads), v);
+        // Without validation positions: the last weights, as `tune` gives them.
+        let (last, none) = tune_early_stopping(entries, &[], &start, 0.01, &config, |_, _, _| {});
+        assert!(none.is_none());
+        assert_eq!(last, tune(entries, &start, 0.01, &config, |_, _, _| {}));
+    }
+
     #[test]
     fn k_search_finds_the_minimum() {
         let (entries, hidden) = synthetic(2000, 0.01);
@@ -473,13 +724,7 @@ mod tests {
         let (entries, _) = synthetic(2000, 0.01);
         let start = vec![[0.0f64; 2]; NUM_WEIGHTS];
         let before = error(&entries, &start, 0.01, 1);
-        let config = TuneConfig {
-            epochs: 300,
-            lr: 5.0,
-            threads: 2,
-            report_every: 100,
-            ..TuneConfig::default()
-        };
+        let config = adam(300, 100);
         let mut reports = Vec::new();
         let tuned = tune(&entries, &start, 0.01, &config, |e, err, _| {
             reports.push((e, err))

@@ -1,27 +1,76 @@
-//! The `lull book build` and `lull book probe` commands.
+//! The `lull book build` and `lull book probe` commands, on top of the Polyglot library in
+//! [`crate::book`].
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use clap::builder::TypedValueParser as _;
 
-use super::build::{BookBuilder, BuildOptions, BuildSummary};
-use super::pgn::PgnReader;
-use super::{play_moves, write_entries, Book, Probe};
-use crate::position::{move_to_uci, Position};
+use crate::book::build::{
+    BookBuilder, BuildOptions, BuildSummary, DEFAULT_MAX_PLY, DEFAULT_MIN_GAMES,
+};
+use crate::book::pgn::PgnReader;
+use crate::book::{play_moves, polyglot_key, write_entries, Book, Probe};
+use crate::position::{move_to_uci, Position, STARTPOS_FEN};
 use crate::san::move_to_san;
+use crate::tools::cli::{fail, position_from_words};
+use crate::tools::progress::progress_bar;
+
+/// Arguments of `lull book`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BookArgs {
+    /// The book command.
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+/// The `lull book` commands.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum BookCommand {
+    /// Build a Polyglot book from the games of a PGN file. Each move of the first --max-ply
+    /// plies is weighted as PolyGlot does: 2 points per game won by the side that played it,
+    /// 1 per draw (or unknown result), 0 per loss.
+    Build(BuildArgs),
+    /// List the book moves of a position (UCI and SAN, weight and share) and its Polyglot key.
+    Probe(ProbeArgs),
+}
+
+/// `lull book`: runs the book command.
+pub fn run(args: BookArgs) -> ExitCode {
+    match args.command {
+        BookCommand::Build(args) => cmd_build(&args),
+        BookCommand::Probe(args) => cmd_probe(&args),
+    }
+}
 
 /// Arguments of `lull book build`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct BuildArgs {
     /// The PGN file.
     pub pgn: PathBuf,
     /// The book to write.
+    #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
-    /// What to keep.
-    pub options: BuildOptions,
+    /// Plies read from the start of each game.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLY,
+          value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
+    pub max_ply: usize,
+    /// Keep only moves played in at least this many games.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_MIN_GAMES,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_games: u32,
+}
+
+impl BuildArgs {
+    /// What the build keeps.
+    pub fn options(&self) -> BuildOptions {
+        BuildOptions {
+            max_ply: self.max_ply,
+            min_games: self.min_games,
+        }
+    }
 }
 
 /// `lull book build`: reads the games, reports each unusable one on stderr (and goes on),
@@ -30,20 +79,13 @@ pub struct BuildArgs {
 pub fn cmd_build(args: &BuildArgs) -> ExitCode {
     let file = match File::open(&args.pgn) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", args.pgn.display());
-            return ExitCode::from(1);
-        }
+        Err(e) => return fail(1, format!("cannot read {}: {e}", args.pgn.display())),
     };
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {bytes}/{total_bytes} {msg} [{elapsed_precise} eta {eta}]",
-    ) {
-        bar.set_style(style);
-    }
+    let bar = progress_bar(size, "{bytes}/{total_bytes}");
+    let options = args.options();
     let mut reader = PgnReader::new(BufReader::new(file));
-    let mut builder = BookBuilder::new(args.options);
+    let mut builder = BookBuilder::new(options);
     let mut count = 0usize;
     loop {
         let game = match reader.next_game() {
@@ -51,8 +93,7 @@ pub fn cmd_build(args: &BuildArgs) -> ExitCode {
             Ok(None) => break,
             Err(e) => {
                 bar.finish_and_clear();
-                eprintln!("error: reading {}: {e}", args.pgn.display());
-                return ExitCode::from(1);
+                return fail(1, format!("reading {}: {e}", args.pgn.display()));
             }
         };
         count += 1;
@@ -77,12 +118,11 @@ pub fn cmd_build(args: &BuildArgs) -> ExitCode {
         out.flush()
     });
     if let Err(e) = written {
-        eprintln!("error: cannot write {}: {e}", args.output.display());
-        return ExitCode::from(1);
+        return fail(1, format!("cannot write {}: {e}", args.output.display()));
     }
     eprintln!(
         "{}",
-        summary_text(&summary, &args.options, &args.pgn, &args.output)
+        summary_text(&summary, &options, &args.pgn, &args.output)
     );
     ExitCode::SUCCESS
 }
@@ -114,23 +154,21 @@ pub fn summary_text(s: &BuildSummary, o: &BuildOptions, pgn: &Path, out: &Path) 
 }
 
 /// Arguments of `lull book probe`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct ProbeArgs {
-    /// Position (FEN as words; empty for the start position).
+    /// Position (FEN, quoted or as separate words; default: the start position).
     pub fen: Vec<String>,
-    /// Moves played from it (UCI or SAN).
-    pub moves: Vec<String>,
-    /// The book (without one, only the key is shown).
+    /// The book file (without it, only the key is shown).
+    #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
+    /// Moves played from the position first (UCI or SAN), e.g. --moves e2e4 e7e5.
+    #[arg(long, value_name = "MOVE", num_args = 1..)]
+    pub moves: Vec<String>,
 }
 
 /// The position of a probe: the FEN (or the start position) and the moves after it.
 pub fn probe_position(args: &ProbeArgs) -> Result<Position, String> {
-    let mut pos = if args.fen.is_empty() {
-        Position::startpos()
-    } else {
-        Position::from_fen(&args.fen.join(" "))?
-    };
+    let mut pos = position_from_words(&args.fen, STARTPOS_FEN)?;
     play_moves(&mut pos, &args.moves)?;
     Ok(pos)
 }
@@ -189,23 +227,17 @@ pub fn probe_text(pos: &Position, probe: &Probe, book: Option<(&Path, &Book)>) -
 pub fn cmd_probe(args: &ProbeArgs) -> ExitCode {
     let pos = match probe_position(args) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(2, e),
     };
     let book = match args.book.as_deref().map(Book::open) {
         None => None,
         Some(Ok(b)) => Some(b),
-        Some(Err(e)) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+        Some(Err(e)) => return fail(1, e),
     };
     let probe = match &book {
         Some(b) => b.probe(pos.board()),
         None => Probe {
-            key: super::polyglot_key(pos.board()),
+            key: polyglot_key(pos.board()),
             moves: Vec::new(),
             ignored: 0,
         },
