@@ -28,6 +28,22 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// The bound a fail-soft search result proves for a node searched in the window
+    /// (`alpha`, `beta`): at or above beta a lower bound, at or below alpha an upper bound,
+    /// exact in between.
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Self {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A probed entry.
 #[derive(Clone, Copy, Debug)]
 pub struct TtEntry {

@@ -347,13 +347,7 @@ impl Searcher {
         }
 
         // Step 12. Store the result: exact inside the window, else the bound it proves.
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt
             .store(key, best_move, best_score, static_eval, depth, bound, ply);
         best_score

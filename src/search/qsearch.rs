@@ -341,13 +341,7 @@ impl Searcher {
         // Step 9. Store the result (depth 0) and return it. A node that searched nothing
         // returns its stand pat (never a mate score: only a searched position can be mate).
         if use_tt {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best_score, original_alpha, beta);
             self.tt
                 .store(key, best_move, best_score, static_eval, 0, bound, ply);
         }
