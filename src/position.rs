@@ -183,7 +183,7 @@ impl Position {
 
     /// Draw by rule: repetition (see [`Position::is_repetition`] for `ply`), insufficient
     /// material, or the fifty-move rule unless the hundredth ply gave mate.
-    #[inline]
+    #[inline(always)]
     pub fn is_draw(&self, ply: usize) -> bool {
         self.is_repetition(ply)
             || self.is_insufficient_material()
@@ -191,6 +191,7 @@ impl Position {
     }
 
     /// The side to move is checkmated.
+    #[cold]
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.board().generate_moves(|_| true)
     }

@@ -249,14 +249,15 @@ impl Searcher {
         // Step 7. Generate and order the moves (see `MovePicker::quiescence`): in check every
         // evasion, otherwise the forcing moves the options ask for, each with its SEE. No
         // legal move at all is mate or stalemate.
-        let Some(mut picker) = MovePicker::quiescence(pos, tt_move, &self.tables, &opts, qply)
-        else {
+        let mut picker = MovePicker::quiescence(tt_move);
+        picker.generate_quiescence(pos, &self.tables, &opts, qply);
+        if picker.no_legal_moves() {
             return if in_check {
                 (-MATE + ply as i32, QEnd::Mate)
             } else {
                 (DRAW, QEnd::Stalemate)
             };
-        };
+        }
 
         // Step 8. Search the moves.
         let original_alpha = alpha;
