@@ -78,67 +78,65 @@ impl Uci {
 
     /// Handles one command line. Returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        if line.is_empty() {
-            error("empty line");
-            return true;
+        match parse(line) {
+            Ok(command) => self.execute(command),
+            Err(e) => {
+                // Every `go` ends the running search, also one whose parameters are bad.
+                if line.split_whitespace().next() == Some("go") {
+                    self.end_search_for_go();
+                }
+                error(&e);
+                true
+            }
         }
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let cmd = tokens[0];
-        let args = &tokens[1..];
-        match cmd {
-            "uci" => cmd_uci(),
-            "isready" => say("readyok"),
-            "ucinewgame" => {
+    }
+
+    /// Carries out one parsed command. Returns false on `quit`.
+    pub fn execute(&mut self, command: UciCommand) -> bool {
+        match command {
+            UciCommand::Uci => cmd_uci(),
+            UciCommand::IsReady => say("readyok"),
+            UciCommand::UciNewGame => {
                 if let Some(engine) = self.engine_idle("ucinewgame") {
                     engine.clear();
                 }
             }
-            "setoption" => self.cmd_setoption(args),
-            "position" => self.cmd_position(args),
-            "go" => self.cmd_go(args),
-            "stop" => self.session.stop(),
-            "ponderhit" => {
+            UciCommand::SetOption { name, value } => self.cmd_setoption(&name, value.as_deref()),
+            UciCommand::Position { start, moves } => self.cmd_position(start, &moves),
+            UciCommand::Go(params) => self.cmd_go(params),
+            UciCommand::GoPerft { depth } => {
+                self.end_search_for_go();
+                self.go_perft(depth);
+            }
+            UciCommand::Stop => self.session.stop(),
+            UciCommand::PonderHit => {
                 self.session
                     .control()
                     .pondering
                     .store(false, Ordering::Relaxed);
             }
-            "quit" => {
+            UciCommand::Quit => {
                 self.session.stop();
                 self.wait();
                 return false;
             }
-            "debug" | "register" => {}
-            "d" => {
+            UciCommand::Ignored => {}
+            UciCommand::Display => {
                 let pos = &self.session.pos;
                 say(&board_ascii(pos));
                 say(&format!("Fen: {}", pos.fen()));
                 say(&format!("Key: {:016x}", pos.hash()));
             }
-            "eval" => say(&format!(
+            UciCommand::Eval => say(&format!(
                 "info string eval {} cp (side to move)",
                 crate::eval::evaluate(self.session.pos.board())
             )),
-            "bench" => {
-                let depth = match args.first() {
-                    None => crate::bench::BENCH_DEPTH,
-                    Some(t) => match t.parse::<i32>() {
-                        Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
-                        _ => {
-                            error(&format!(
-                                "bench depth '{t}' is not a number from 1 to {MAX_DEPTH}"
-                            ));
-                            return true;
-                        }
-                    },
-                };
+            UciCommand::Bench { depth } => {
                 if let Some(engine) = self.engine_idle("bench") {
                     let r = crate::bench::run_bench(engine, depth, |_, _, _| {});
                     say(&format!("{} nodes {} nps", r.nodes, r.nps));
                 }
             }
-            _ => error(&format!("unknown command '{}'", truncate(cmd, 64))),
         }
         true
     }
@@ -175,23 +173,9 @@ impl Uci {
         self.session.engine_mut()
     }
 
-    fn cmd_setoption(&mut self, args: &[&str]) {
-        // setoption name <name words…> [value <value words…>]
-        let value_at = args.iter().position(|&t| t == "value");
-        let name = args
-            .get(1..value_at.unwrap_or(args.len()))
-            .map(|words| words.join(" "))
-            .unwrap_or_default();
-        if args.first() != Some(&"name") || name.is_empty() {
-            error("setoption needs 'name <option>'");
-            return;
-        }
-        // `value` with nothing after it is no value.
-        let value = value_at
-            .map(|i| args[i + 1..].join(" "))
-            .filter(|v| !v.is_empty());
+    fn cmd_setoption(&mut self, name: &str, value: Option<&str>) {
         // One parser for every option: the table in `options` checks the name and value.
-        let (spec, value) = match parse_option(&name, value.as_deref()) {
+        let (spec, value) = match parse_option(name, value) {
             Ok(parsed) => parsed,
             Err(e) => {
                 error(&e);
@@ -208,137 +192,64 @@ impl Uci {
         }
     }
 
-    fn cmd_position(&mut self, args: &[&str]) {
-        let moves_at = args.iter().position(|&t| t == "moves");
-        let setup = &args[..moves_at.unwrap_or(args.len())];
-        let mut pos = match setup.first() {
-            Some(&"startpos") if setup.len() == 1 => Position::startpos(),
-            Some(&"startpos") => {
-                error("'position startpos' takes no further fields before 'moves'");
-                return;
-            }
-            Some(&"fen") => {
-                // The error names the problem ("rank 7 has 9 squares", "black is in check but
-                // it is white to move", …) and quotes the FEN shortened.
-                match Position::from_fen(&setup[1..].join(" ")) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        error(&e);
-                        return;
-                    }
+    fn cmd_position(&mut self, start: PositionStart, moves: &[String]) {
+        let mut pos = match start {
+            PositionStart::Startpos => Position::startpos(),
+            // The error names the problem ("rank 7 has 9 squares", "black is in check but it
+            // is white to move", …) and quotes the FEN shortened.
+            PositionStart::Fen(fen) => match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    error(&e);
+                    return;
                 }
-            }
-            Some(other) => {
-                error(&format!(
-                    "position needs 'startpos' or 'fen', got '{}'",
-                    truncate(other, 64)
-                ));
-                return;
-            }
-            None => {
-                error("position needs 'startpos' or 'fen <FEN>'");
-                return;
-            }
+            },
         };
         pos.set_chess960(self.session.chess960);
-        if let Some(i) = moves_at {
-            for (n, text) in args[i + 1..].iter().enumerate() {
-                match pos.parse_uci_move(text) {
-                    Ok(mv) => pos.play(mv),
-                    Err(e) => {
-                        error(&format!(
-                            "{} (move {} of the list); position unchanged",
-                            truncate(&e, 80),
-                            n + 1
-                        ));
-                        return;
-                    }
+        for (n, text) in moves.iter().enumerate() {
+            match pos.parse_uci_move(text) {
+                Ok(mv) => pos.play(mv),
+                Err(e) => {
+                    error(&format!(
+                        "{} (move {} of the list); position unchanged",
+                        truncate(&e, 80),
+                        n + 1
+                    ));
+                    return;
                 }
             }
         }
         self.session.pos = pos;
     }
 
-    fn cmd_go(&mut self, args: &[&str]) {
-        // Every `go` gets one `bestmove`: a search still running (the GUI did not send
-        // `stop`) is stopped and answered first.
+    /// Every `go` gets one `bestmove`: a search still running (the GUI did not send `stop`)
+    /// is stopped and answered first.
+    fn end_search_for_go(&mut self) {
         if self.search_running() {
             error("'go' while a search is running: stopping that search first");
             self.session.stop();
         }
         self.wait();
-        if args.first() == Some(&"perft") {
-            self.go_perft(args.get(1).copied());
-            return;
-        }
-        let mut limits = Limits::default();
+    }
+
+    fn cmd_go(&mut self, params: GoParams) {
+        self.end_search_for_go();
+        // The line's problems and the search moves that are not legal here, in line order.
+        let mut warnings = params.warnings.iter().peekable();
         let mut searchmoves: Vec<Move> = Vec::new();
-        let mut i = 0;
-        let max_depth = MAX_DEPTH as u64;
-        while i < args.len() {
-            let key = args[i];
-            // A keyword where a value should be is the next parameter, not a bad value.
-            let mut consumed = if args.get(i + 1).is_some_and(|t| is_go_keyword(t)) {
-                1
-            } else {
-                2
-            };
-            match key {
-                "wtime" => limits.wtime = go_number(args, i, 0, MAX_GO_MS).or(limits.wtime),
-                "btime" => limits.btime = go_number(args, i, 0, MAX_GO_MS).or(limits.btime),
-                "winc" => limits.winc = go_number(args, i, 0, MAX_GO_MS).or(limits.winc),
-                "binc" => limits.binc = go_number(args, i, 0, MAX_GO_MS).or(limits.binc),
-                "movetime" => {
-                    limits.movetime = go_number(args, i, 0, MAX_GO_MS).or(limits.movetime)
-                }
-                "movestogo" => {
-                    limits.movestogo = go_number(args, i, 1, u64::MAX).or(limits.movestogo)
-                }
-                "nodes" => limits.nodes = go_number(args, i, 1, u64::MAX).or(limits.nodes),
-                "depth" => {
-                    limits.depth = go_number(args, i, 1, max_depth)
-                        .map(|n| n as i32)
-                        .or(limits.depth)
-                }
-                "mate" => {
-                    limits.mate = go_number(args, i, 1, max_depth)
-                        .map(|n| n as i32)
-                        .or(limits.mate)
-                }
-                "infinite" => {
-                    limits.infinite = true;
-                    consumed = 1;
-                }
-                "ponder" => {
-                    limits.ponder = true;
-                    consumed = 1;
-                }
-                "searchmoves" => {
-                    consumed = 1;
-                    while let Some(t) = args.get(i + consumed) {
-                        match self.session.pos.parse_uci_move(t) {
-                            Ok(mv) => {
-                                searchmoves.push(mv);
-                                consumed += 1;
-                            }
-                            Err(_) if is_go_keyword(t) => break,
-                            Err(e) => {
-                                error(&format!("go searchmoves: {}", truncate(&e, 80)));
-                                consumed += 1;
-                            }
-                        }
-                    }
-                }
-                other => {
-                    error(&format!(
-                        "go: unknown parameter '{}' ignored",
-                        truncate(other, 32)
-                    ));
-                    consumed = 1;
-                }
+        for (k, text) in params.searchmoves.iter().enumerate() {
+            while let Some((_, w)) = warnings.next_if(|(at, _)| *at <= k) {
+                error(w);
             }
-            i += consumed;
+            match self.session.pos.parse_uci_move(text) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => error(&format!("go searchmoves: {}", truncate(&e, 80))),
+            }
         }
+        for (_, w) in warnings {
+            error(w);
+        }
+        let limits = params.limits();
         // A book move is played at once, without a search.
         let pos = &self.session.pos;
         if let Some(lines) = self
@@ -396,14 +307,7 @@ impl Uci {
         }
     }
 
-    fn go_perft(&mut self, depth: Option<&str>) {
-        let depth = match depth.map(|d| d.parse::<u32>()) {
-            Some(Ok(d)) if (1..=10).contains(&d) => d,
-            _ => {
-                error("go perft needs a depth from 1 to 10");
-                return;
-            }
-        };
+    fn go_perft(&mut self, depth: u32) {
         let mut pos = self.session.pos.clone();
         let start = std::time::Instant::now();
         let mut total = 0;
@@ -418,22 +322,263 @@ impl Uci {
     }
 }
 
+/// One UCI command line, parsed: what the command is and its typed fields. Whatever needs
+/// the position or the session (move and FEN legality, option values) is checked when the
+/// command is carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciCommand {
+    /// `uci`: identify and list the options.
+    Uci,
+    /// `isready`.
+    IsReady,
+    /// `ucinewgame`: clear the tables.
+    UciNewGame,
+    /// `setoption name <name words…> [value <value words…>]`.
+    SetOption {
+        name: String,
+        /// None when `value` is missing or has nothing after it.
+        value: Option<String>,
+    },
+    /// `position (startpos | fen <FEN>) [moves <move>…]`.
+    Position {
+        start: PositionStart,
+        moves: Vec<String>,
+    },
+    /// `go …`: a search.
+    Go(GoParams),
+    /// `go perft <depth>`: count the leaf nodes below each root move.
+    GoPerft { depth: u32 },
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`.
+    Quit,
+    /// `debug` and `register`: accepted, nothing to do.
+    Ignored,
+    /// `d`: print the board, the FEN and the key.
+    Display,
+    /// `eval`: the static evaluation of the position.
+    Eval,
+    /// `bench [depth]`.
+    Bench { depth: i32 },
+}
+
+/// Where `position` starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionStart {
+    /// `startpos`.
+    Startpos,
+    /// `fen <FEN>`: the FEN words joined by single spaces (checked when carried out).
+    Fen(String),
+}
+
+/// The parameters of `go` (times in milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u64>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<i32>,
+    pub movetime: Option<u64>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// The words after `searchmoves` (checked against the position when carried out).
+    pub searchmoves: Vec<String>,
+    /// Problems that do not stop the search (a bad value ignored or clamped, an unknown
+    /// parameter skipped), each with the number of search moves read before it, so that
+    /// they are reported in line order among the search moves found illegal.
+    pub warnings: Vec<(usize, String)>,
+}
+
+impl GoParams {
+    /// The search limits these parameters give.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            wtime: self.wtime,
+            btime: self.btime,
+            winc: self.winc,
+            binc: self.binc,
+            movestogo: self.movestogo,
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            mate: self.mate,
+            infinite: self.infinite,
+            ponder: self.ponder,
+        }
+    }
+
+    fn warn(&mut self, what: String) {
+        self.warnings.push((self.searchmoves.len(), what));
+    }
+}
+
+/// Parses one UCI command line. An error is the text of the `info string error:` line.
+pub fn parse(line: &str) -> Result<UciCommand, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&cmd, args)) = tokens.split_first() else {
+        return Err("empty line".to_string());
+    };
+    Ok(match cmd {
+        "uci" => UciCommand::Uci,
+        "isready" => UciCommand::IsReady,
+        "ucinewgame" => UciCommand::UciNewGame,
+        "setoption" => parse_setoption(args)?,
+        "position" => parse_position(args)?,
+        "go" => parse_go(args)?,
+        "stop" => UciCommand::Stop,
+        "ponderhit" => UciCommand::PonderHit,
+        "quit" => UciCommand::Quit,
+        "debug" | "register" => UciCommand::Ignored,
+        "d" => UciCommand::Display,
+        "eval" => UciCommand::Eval,
+        "bench" => UciCommand::Bench {
+            depth: match args.first() {
+                None => crate::bench::BENCH_DEPTH,
+                Some(t) => match t.parse::<i32>() {
+                    Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+                    _ => {
+                        return Err(format!(
+                            "bench depth '{t}' is not a number from 1 to {MAX_DEPTH}"
+                        ))
+                    }
+                },
+            },
+        },
+        _ => return Err(format!("unknown command '{}'", truncate(cmd, 64))),
+    })
+}
+
+/// `setoption name <name words…> [value <value words…>]`.
+fn parse_setoption(args: &[&str]) -> Result<UciCommand, String> {
+    let value_at = args.iter().position(|&t| t == "value");
+    let name = args
+        .get(1..value_at.unwrap_or(args.len()))
+        .map(|words| words.join(" "))
+        .unwrap_or_default();
+    if args.first() != Some(&"name") || name.is_empty() {
+        return Err("setoption needs 'name <option>'".to_string());
+    }
+    // `value` with nothing after it is no value.
+    let value = value_at
+        .map(|i| args[i + 1..].join(" "))
+        .filter(|v| !v.is_empty());
+    Ok(UciCommand::SetOption { name, value })
+}
+
+/// `position (startpos | fen <FEN>) [moves <move>…]`.
+fn parse_position(args: &[&str]) -> Result<UciCommand, String> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let setup = &args[..moves_at.unwrap_or(args.len())];
+    let start = match setup.first() {
+        Some(&"startpos") if setup.len() == 1 => PositionStart::Startpos,
+        Some(&"startpos") => {
+            return Err("'position startpos' takes no further fields before 'moves'".to_string())
+        }
+        Some(&"fen") => PositionStart::Fen(setup[1..].join(" ")),
+        Some(other) => {
+            return Err(format!(
+                "position needs 'startpos' or 'fen', got '{}'",
+                truncate(other, 64)
+            ))
+        }
+        None => return Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
+    };
+    let moves = match moves_at {
+        Some(i) => args[i + 1..].iter().map(|t| t.to_string()).collect(),
+        None => Vec::new(),
+    };
+    Ok(UciCommand::Position { start, moves })
+}
+
+/// `go perft <depth>`, or `go` with its search parameters. Only a bad perft depth is an
+/// error: a bad search parameter is a warning, and the search still runs.
+fn parse_go(args: &[&str]) -> Result<UciCommand, String> {
+    if args.first() == Some(&"perft") {
+        return match args.get(1).map(|d| d.parse::<u32>()) {
+            Some(Ok(depth)) if (1..=10).contains(&depth) => Ok(UciCommand::GoPerft { depth }),
+            _ => Err("go perft needs a depth from 1 to 10".to_string()),
+        };
+    }
+    let mut p = GoParams::default();
+    let mut i = 0;
+    let max_depth = MAX_DEPTH as u64;
+    while i < args.len() {
+        let key = args[i];
+        // A keyword where a value should be is the next parameter, not a bad value.
+        let mut consumed = if args.get(i + 1).is_some_and(|t| is_go_keyword(t)) {
+            1
+        } else {
+            2
+        };
+        match key {
+            "wtime" => p.wtime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.wtime),
+            "btime" => p.btime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.btime),
+            "winc" => p.winc = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.winc),
+            "binc" => p.binc = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.binc),
+            "movetime" => p.movetime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.movetime),
+            "movestogo" => p.movestogo = go_number(&mut p, args, i, 1, u64::MAX).or(p.movestogo),
+            "nodes" => p.nodes = go_number(&mut p, args, i, 1, u64::MAX).or(p.nodes),
+            "depth" => {
+                p.depth = go_number(&mut p, args, i, 1, max_depth)
+                    .map(|n| n as i32)
+                    .or(p.depth)
+            }
+            "mate" => {
+                p.mate = go_number(&mut p, args, i, 1, max_depth)
+                    .map(|n| n as i32)
+                    .or(p.mate)
+            }
+            "infinite" => {
+                p.infinite = true;
+                consumed = 1;
+            }
+            "ponder" => {
+                p.ponder = true;
+                consumed = 1;
+            }
+            "searchmoves" => {
+                // The moves run to the next keyword (no keyword is a move).
+                consumed = 1;
+                while let Some(t) = args.get(i + consumed).filter(|t| !is_go_keyword(t)) {
+                    p.searchmoves.push(t.to_string());
+                    consumed += 1;
+                }
+            }
+            other => {
+                p.warn(format!(
+                    "go: unknown parameter '{}' ignored",
+                    truncate(other, 32)
+                ));
+                consumed = 1;
+            }
+        }
+        i += consumed;
+    }
+    Ok(UciCommand::Go(p))
+}
+
 /// Reads the number after the `go` keyword at `args[i]`, within `min..=max`. A value outside
 /// the range (negative, or too large for any use) is reported and clamped; a missing or
-/// non-numeric one is reported and ignored. One error line at most.
-fn go_number(args: &[&str], i: usize, min: u64, max: u64) -> Option<u64> {
+/// non-numeric one is reported and ignored. One warning at most.
+fn go_number(p: &mut GoParams, args: &[&str], i: usize, min: u64, max: u64) -> Option<u64> {
     let key = args[i];
     let Some(&t) = args.get(i + 1).filter(|t| !is_go_keyword(t)) else {
-        error(&format!("go: '{key}' needs a value"));
+        p.warn(format!("go: '{key}' needs a value"));
         return None;
     };
     if !is_integer(t) {
-        error(&format!("go: {key} '{}' is not a number", truncate(t, 32)));
+        p.warn(format!("go: {key} '{}' is not a number", truncate(t, 32)));
         return None;
     }
     let digits = t.trim_start_matches(['-', '+']);
     if t.starts_with('-') && digits.bytes().any(|b| b != b'0') {
-        error(&format!(
+        p.warn(format!(
             "go: negative {key} {} taken as {min}",
             truncate(t, 32)
         ));
@@ -443,7 +588,7 @@ fn go_number(args: &[&str], i: usize, min: u64, max: u64) -> Option<u64> {
         Ok(n) if (min..=max).contains(&n) => Some(n),
         parsed => {
             let n = parsed.unwrap_or(u64::MAX).clamp(min, max);
-            error(&format!(
+            p.warn(format!(
                 "go: {key} {} is out of range, clamped to {n}",
                 truncate(t, 32)
             ));
@@ -619,5 +764,207 @@ mod tests {
                  time 20 pv d2d4"
             ]
         );
+    }
+
+    #[test]
+    fn well_formed_lines_parse_to_their_commands() {
+        assert_eq!(parse("  uci \r"), Ok(UciCommand::Uci));
+        assert_eq!(parse("isready"), Ok(UciCommand::IsReady));
+        assert_eq!(parse("stop extra words"), Ok(UciCommand::Stop));
+        assert_eq!(parse("debug on"), Ok(UciCommand::Ignored));
+        assert_eq!(
+            parse("bench"),
+            Ok(UciCommand::Bench {
+                depth: crate::bench::BENCH_DEPTH
+            })
+        );
+        assert_eq!(parse("bench 3"), Ok(UciCommand::Bench { depth: 3 }));
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(UciCommand::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("setoption name Book File value  my  book.bin "),
+            Ok(UciCommand::SetOption {
+                name: "Book File".into(),
+                value: Some("my book.bin".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Hash value"),
+            Ok(UciCommand::SetOption {
+                name: "Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("position startpos moves e2e4 e7e5"),
+            Ok(UciCommand::Position {
+                start: PositionStart::Startpos,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })
+        );
+        assert_eq!(
+            parse("position fen 8/8/8/8/8/8/8/K1k5   w - - 0 1"),
+            Ok(UciCommand::Position {
+                start: PositionStart::Fen("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()),
+                moves: vec![]
+            })
+        );
+        assert_eq!(parse("go perft 4"), Ok(UciCommand::GoPerft { depth: 4 }));
+    }
+
+    #[test]
+    fn go_parameters_are_typed() {
+        let Ok(UciCommand::Go(p)) = parse(
+            "go wtime 60000 btime 59000 winc 1000 binc 900 movestogo 20 depth 12 nodes 5000 \
+             mate 3 movetime 250 infinite ponder searchmoves e2e4 d2d4",
+        ) else {
+            panic!("not a go");
+        };
+        assert_eq!(
+            p,
+            GoParams {
+                wtime: Some(60_000),
+                btime: Some(59_000),
+                winc: Some(1000),
+                binc: Some(900),
+                movestogo: Some(20),
+                depth: Some(12),
+                nodes: Some(5000),
+                mate: Some(3),
+                movetime: Some(250),
+                infinite: true,
+                ponder: true,
+                searchmoves: vec!["e2e4".into(), "d2d4".into()],
+                warnings: vec![],
+            }
+        );
+        let limits = p.limits();
+        assert_eq!(
+            (limits.wtime, limits.depth, limits.mate),
+            (Some(60_000), Some(12), Some(3))
+        );
+        assert!(limits.infinite && limits.ponder);
+        assert_eq!(parse("go"), Ok(UciCommand::Go(GoParams::default())));
+    }
+
+    /// The warnings of a `go` line, which must still parse.
+    fn go_warnings(line: &str) -> (GoParams, Vec<String>) {
+        let Ok(UciCommand::Go(p)) = parse(line) else {
+            panic!("'{line}' is not a go");
+        };
+        let w = p.warnings.iter().map(|(_, w)| w.clone()).collect();
+        (p, w)
+    }
+
+    #[test]
+    fn bad_go_values_are_warnings_in_line_order() {
+        let (p, w) = go_warnings("go depth abc nodes -5 wtime 99999999999999999999999 infinite");
+        assert_eq!(
+            w,
+            [
+                "go: depth 'abc' is not a number",
+                "go: negative nodes -5 taken as 1",
+                format!(
+                    "go: wtime 99999999999999999999999 is out of range, clamped to {MAX_GO_MS}"
+                )
+                .as_str(),
+            ]
+        );
+        assert_eq!(
+            (p.depth, p.nodes, p.wtime),
+            (None, Some(1), Some(MAX_GO_MS))
+        );
+        assert!(p.infinite);
+        // A keyword where a value should be is the next parameter.
+        let (p, w) = go_warnings("go movetime depth 3");
+        assert_eq!(w, ["go: 'movetime' needs a value"]);
+        assert_eq!((p.movetime, p.depth), (None, Some(3)));
+        let (p, w) = go_warnings("go depth 4 depth x");
+        assert_eq!(w, ["go: depth 'x' is not a number"]);
+        assert_eq!(p.depth, Some(4));
+        // Warnings keep their place among the search moves.
+        let (p, w) = go_warnings("go searchmoves e2e4 bogus foo depth 2 searchmoves d2d4");
+        assert!(w.is_empty());
+        assert_eq!(p.searchmoves, ["e2e4", "bogus", "foo", "d2d4"]);
+        let (p, _) = go_warnings("go searchmoves e2e4 zz 7 depth x searchmoves d2d4");
+        assert_eq!(
+            p.warnings,
+            [(3, "go: depth 'x' is not a number".to_string())]
+        );
+        assert_eq!(p.searchmoves, ["e2e4", "zz", "7", "d2d4"]);
+        let (p, _) = go_warnings("go frob searchmoves e2e4");
+        assert_eq!(
+            p.warnings,
+            [(0, "go: unknown parameter 'frob' ignored".to_string())]
+        );
+    }
+
+    #[test]
+    fn malformed_lines_are_errors_that_name_the_problem() {
+        let cases = [
+            ("", "empty line"),
+            (" \t ", "empty line"),
+            ("xyzzy e2e4", "unknown command 'xyzzy'"),
+            ("Position startpos", "unknown command 'Position'"),
+            ("position", "position needs 'startpos' or 'fen <FEN>'"),
+            (
+                "position moves e2e4",
+                "position needs 'startpos' or 'fen <FEN>'",
+            ),
+            (
+                "position start",
+                "position needs 'startpos' or 'fen', got 'start'",
+            ),
+            (
+                "position startpos e2e4",
+                "'position startpos' takes no further fields before 'moves'",
+            ),
+            ("setoption", "setoption needs 'name <option>'"),
+            ("setoption name", "setoption needs 'name <option>'"),
+            ("setoption name value 3", "setoption needs 'name <option>'"),
+            ("setoption Hash value 3", "setoption needs 'name <option>'"),
+            ("go perft", "go perft needs a depth from 1 to 10"),
+            ("go perft 0", "go perft needs a depth from 1 to 10"),
+            ("go perft 11", "go perft needs a depth from 1 to 10"),
+            ("go perft -1", "go perft needs a depth from 1 to 10"),
+            ("bench 0", "bench depth '0' is not a number from 1 to 64"),
+            ("bench x", "bench depth 'x' is not a number from 1 to 64"),
+        ];
+        for (line, why) in cases {
+            let why = why.replace("64", &MAX_DEPTH.to_string());
+            assert_eq!(parse(line), Err(why), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn garbage_and_long_lines_never_panic() {
+        let long_word = "é".repeat(100_000);
+        let err = parse(&long_word).unwrap_err();
+        assert!(err.starts_with("unknown command 'éé") && err.ends_with("…'"));
+        assert!(err.chars().count() < 100);
+        let err = parse(&format!("position {long_word}")).unwrap_err();
+        assert!(err.chars().count() < 120, "{err}");
+        let (_, w) = go_warnings(&format!("go depth {long_word} {long_word}"));
+        assert!(w.iter().all(|w| w.chars().count() < 100), "{w:?}");
+        let many = format!("go{}", " searchmoves e2e4 wtime".repeat(20_000));
+        let (p, w) = go_warnings(&many);
+        assert_eq!(p.searchmoves.len(), 20_000);
+        assert_eq!(w.len(), 20_000);
+        for line in [
+            "\u{0}\u{7f}",
+            "go \u{fffd} \u{0}",
+            "\u{feff}uci",
+            "setoption name \u{0}",
+        ] {
+            let _ = parse(line);
+        }
+        assert!(parse("\u{0}").is_err());
+        let bytes: Vec<u8> = (0u32..5000).map(|i| (i * 7919 % 251) as u8).collect();
+        let _ = parse(&String::from_utf8_lossy(&bytes));
     }
 }

@@ -65,7 +65,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// How the engine's time is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TimeControl {
+pub enum TimeControl {
     /// `level MPS BASE INC`: `mps` moves (0: the whole game) in `base_ms`, plus `inc_ms` a move.
     Level { mps: u64, base_ms: u64, inc_ms: u64 },
     /// `st SECONDS`: this long for every move.
@@ -212,29 +212,36 @@ impl Xboard {
         // A search that ended meanwhile hands its move over before anything else happens.
         self.reap(true, false);
         let line = line.trim();
-        if line.is_empty() {
-            return true;
+        match parse(line) {
+            Ok(command) => self.execute(command, line),
+            Err(e) => {
+                error(&e.why, &e.command);
+                true
+            }
         }
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
-        let args: Vec<&str> = rest.split_whitespace().collect();
-        match cmd {
-            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" => {}
-            "protover" => match rest.parse::<u32>() {
-                Ok(v) if v >= 2 => self.features(),
-                Ok(_) => {}
-                Err(_) => error("protover needs a version number", line),
-            },
-            "new" => self.cmd_new(),
-            "variant" => self.cmd_variant(rest, line),
-            "force" => {
+    }
+
+    /// Carries out one parsed command; `line` is the command as sent, for error lines.
+    /// Returns false on `quit`.
+    pub fn execute(&mut self, command: XboardCommand, line: &str) -> bool {
+        match command {
+            XboardCommand::Ignored => {}
+            XboardCommand::Protover(v) => {
+                if v >= 2 {
+                    self.features();
+                }
+            }
+            XboardCommand::New => self.cmd_new(),
+            XboardCommand::Variant { chess960 } => {
+                self.settle();
+                self.session.set_chess960(chess960);
+                self.reanalyze();
+            }
+            XboardCommand::Force => {
                 self.settle();
                 self.force = true;
             }
-            "go" => {
+            XboardCommand::Go => {
                 if self.analyzing {
                     self.settle();
                     self.analyzing = false;
@@ -246,65 +253,57 @@ impl Xboard {
                     self.think();
                 }
             }
-            "playother" => {
+            XboardCommand::PlayOther => {
                 self.settle();
                 self.force = false;
                 self.engine_side = !self.session.pos.side_to_move();
             }
-            "usermove" => match args.as_slice() {
-                [mv] => self.usermove(mv),
-                [] => error("usermove needs a move", line),
-                _ => error("usermove takes one move", line),
-            },
-            "setboard" => self.cmd_setboard(rest, line),
-            "level" => self.cmd_level(&args, line),
-            "st" => self.cmd_st(&args, line),
-            "sd" => self.cmd_sd(&args, line),
-            "time" => {
-                if let Some(ms) = centiseconds(&args, line) {
-                    self.own_ms = Some(ms);
-                }
+            XboardCommand::Usermove(mv) => self.usermove(&mv),
+            XboardCommand::SetBoard(fen) => self.cmd_setboard(&fen),
+            XboardCommand::Level(clock) => {
+                self.clock = clock;
+                self.own_ms = None;
+                self.opp_ms = None;
             }
-            "otim" => {
-                if let Some(ms) = centiseconds(&args, line) {
-                    self.opp_ms = Some(ms);
-                }
-            }
-            "ping" => self.cmd_ping(rest),
-            "?" => {
+            XboardCommand::St(ms) => self.clock = TimeControl::PerMove(ms),
+            XboardCommand::Sd(depth) => self.depth = Some(depth),
+            XboardCommand::Time(ms) => self.own_ms = Some(ms),
+            XboardCommand::Otim(ms) => self.opp_ms = Some(ms),
+            XboardCommand::Ping(n) => self.cmd_ping(&n),
+            XboardCommand::MoveNow => {
                 if self.search_is(|m| m == Mode::Think) {
                     self.session.control().stop.store(true, Ordering::Relaxed);
                 }
             }
-            "result" => {
+            XboardCommand::Result => {
                 self.settle();
                 self.force = true;
             }
-            "undo" => self.take_back(1, line),
-            "remove" => self.take_back(2, line),
-            "post" => self.post.store(true, Ordering::Relaxed),
-            "nopost" => self.post.store(false, Ordering::Relaxed),
-            "hard" => self.session.ponder = true,
-            "easy" => {
+            XboardCommand::Undo => self.take_back(1, line),
+            XboardCommand::Remove => self.take_back(2, line),
+            XboardCommand::Post => self.post.store(true, Ordering::Relaxed),
+            XboardCommand::NoPost => self.post.store(false, Ordering::Relaxed),
+            XboardCommand::Hard => self.session.ponder = true,
+            XboardCommand::Easy => {
                 self.session.ponder = false;
                 if self.search_is(|m| matches!(m, Mode::Ponder(_))) {
                     self.settle();
                 }
             }
-            "analyze" => {
+            XboardCommand::Analyze => {
                 self.settle();
                 self.analyzing = true;
                 self.analyze();
             }
-            "exit" => {
+            XboardCommand::Exit => {
                 if self.analyzing {
                     self.settle();
                     self.analyzing = false;
                 }
             }
-            "." => self.cmd_status(),
-            "draw" => self.cmd_draw(),
-            "hint" => {
+            XboardCommand::Status => self.cmd_status(),
+            XboardCommand::Draw => self.cmd_draw(),
+            XboardCommand::Hint => {
                 let pos = &self.session.pos;
                 if let Some((key, mv)) = self.hint {
                     if key == pos.hash() && pos.board().is_legal(mv) {
@@ -315,15 +314,13 @@ impl Xboard {
                     }
                 }
             }
-            "memory" => self.cmd_engine_number("Hash", MAX_HASH, &args, line),
-            "cores" => self.cmd_engine_number("Threads", MAX_THREADS, &args, line),
-            "option" => self.cmd_option(rest, line),
-            "quit" => {
+            XboardCommand::Memory(mib) => self.set_option("Hash", Some(&mib.to_string()), line),
+            XboardCommand::Cores(n) => self.set_option("Threads", Some(&n.to_string()), line),
+            XboardCommand::Option { name, value } => self.set_option(&name, value.as_deref(), line),
+            XboardCommand::Quit => {
                 self.settle();
                 return false;
             }
-            _ if args.is_empty() && looks_like_move(cmd) => self.usermove(cmd),
-            _ => error("unknown command", cmd),
         }
         true
     }
@@ -587,22 +584,7 @@ impl Xboard {
         self.reanalyze();
     }
 
-    fn cmd_variant(&mut self, name: &str, line: &str) {
-        let chess960 = match name {
-            "normal" => false,
-            "fischerandom" => true,
-            "" => return error("variant needs a name", line),
-            _ => return error(&format!("unsupported variant, only {VARIANTS}"), line),
-        };
-        self.settle();
-        self.session.set_chess960(chess960);
-        self.reanalyze();
-    }
-
-    fn cmd_setboard(&mut self, fen: &str, line: &str) {
-        if fen.is_empty() {
-            return error("setboard needs a FEN", line);
-        }
+    fn cmd_setboard(&mut self, fen: &str) {
         let mut pos = match Position::from_fen(fen) {
             Ok(p) => p,
             Err(e) => return error(&format!("illegal position: {e}"), "setboard"),
@@ -674,41 +656,6 @@ impl Xboard {
         self.reanalyze();
     }
 
-    fn cmd_level(&mut self, args: &[&str], line: &str) {
-        let parsed = match args {
-            [mps, base, inc] => parse_level(mps, base, inc),
-            _ => Err("level needs MPS BASE INC, e.g. level 40 5 0".to_string()),
-        };
-        match parsed {
-            Ok(clock) => {
-                self.clock = clock;
-                self.own_ms = None;
-                self.opp_ms = None;
-            }
-            Err(e) => error(&e, line),
-        }
-    }
-
-    fn cmd_st(&mut self, args: &[&str], line: &str) {
-        match args {
-            [secs] => match parse_seconds(secs) {
-                Some(ms) if ms > 0 => self.clock = TimeControl::PerMove(ms),
-                _ => error("st needs a positive number of seconds", line),
-            },
-            _ => error("st needs a number of seconds", line),
-        }
-    }
-
-    fn cmd_sd(&mut self, args: &[&str], line: &str) {
-        match args {
-            [d] => match d.parse::<i64>() {
-                Ok(d) if d >= 1 => self.depth = Some(d.min(MAX_DEPTH as i64) as i32),
-                _ => error(&format!("sd needs a depth from 1 to {MAX_DEPTH}"), line),
-            },
-            _ => error("sd needs a depth", line),
-        }
-    }
-
     fn cmd_ping(&mut self, n: &str) {
         let pong = format!("pong {n}");
         if self.search_is(|m| m == Mode::Think) {
@@ -753,36 +700,6 @@ impl Xboard {
         }
         self.settle();
         true
-    }
-
-    /// `memory N` (Hash) and `cores N` (Threads): values above the engine's limit are cut.
-    fn cmd_engine_number(&mut self, option: &str, max: i64, args: &[&str], line: &str) {
-        let value = match args {
-            [n] => match n.parse::<i64>() {
-                Ok(v) if v >= 1 => v.min(max),
-                _ => return error("needs a positive integer", line),
-            },
-            _ => return error("needs one number", line),
-        };
-        self.set_option(option, Some(&value.to_string()), line);
-    }
-
-    /// `option NAME=VALUE` (`option NAME` for a button). Check values are 1/0 (or true/false).
-    fn cmd_option(&mut self, rest: &str, line: &str) {
-        let (name, value) = split_assignment(rest);
-        let value = match value.map(str::trim) {
-            Some("1") | Some("0") => {
-                let check =
-                    find_option(name).is_some_and(|s| matches!(s.kind, OptionKind::Check { .. }));
-                match (check, value.map(str::trim)) {
-                    (true, Some("1")) => Some("true"),
-                    (true, _) => Some("false"),
-                    (false, v) => v,
-                }
-            }
-            v => v,
-        };
-        self.set_option(name, value, line);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
@@ -943,6 +860,219 @@ pub fn game_end_claim(pos: &Position) -> Option<String> {
     }
 }
 
+/// One CECP command line, parsed: what the command is and its typed fields. Whatever needs
+/// the position or the game state (move and FEN legality, whether there is a move to take
+/// back, option values) is checked when the command is carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum XboardCommand {
+    /// An empty line, or a command the engine has nothing to do for (`xboard`, `accepted`,
+    /// `rejected`, `random`, `computer`, `name`, `rating`, `ics`).
+    Ignored,
+    /// `protover N`: features are announced from version 2 on.
+    Protover(u32),
+    /// `new`.
+    New,
+    /// `variant normal` or `variant fischerandom`.
+    Variant { chess960: bool },
+    /// `force`.
+    Force,
+    /// `go`.
+    Go,
+    /// `playother`.
+    PlayOther,
+    /// `usermove MOVE`, or a coordinate move or castling sent alone.
+    Usermove(String),
+    /// `setboard FEN` (checked when carried out).
+    SetBoard(String),
+    /// `level MPS BASE INC` (always a [`TimeControl::Level`]).
+    Level(TimeControl),
+    /// `st SECONDS`, in milliseconds (more than zero).
+    St(u64),
+    /// `sd DEPTH`, cut to the deepest search.
+    Sd(i32),
+    /// `time CENTISECONDS`: the engine's clock, in milliseconds.
+    Time(u64),
+    /// `otim CENTISECONDS`: the opponent's clock, in milliseconds.
+    Otim(u64),
+    /// `ping N`: the text after `ping`, echoed in `pong`.
+    Ping(String),
+    /// `?`: move now.
+    MoveNow,
+    /// `result …`.
+    Result,
+    /// `undo`.
+    Undo,
+    /// `remove`.
+    Remove,
+    /// `post`.
+    Post,
+    /// `nopost`.
+    NoPost,
+    /// `hard`: pondering on.
+    Hard,
+    /// `easy`: pondering off.
+    Easy,
+    /// `analyze`.
+    Analyze,
+    /// `exit`: leave analysis.
+    Exit,
+    /// `.`: the analysis status line.
+    Status,
+    /// `draw`: a draw offer.
+    Draw,
+    /// `hint`.
+    Hint,
+    /// `memory N`: the hash size in MiB, cut to the largest.
+    Memory(i64),
+    /// `cores N`: the number of threads, cut to the largest.
+    Cores(i64),
+    /// `option NAME[=VALUE]`, a check's `1`/`0` made `true`/`false`.
+    Option { name: String, value: Option<String> },
+    /// `quit`.
+    Quit,
+}
+
+/// A line [`parse`] rejects: the `Error (why): command` line's two parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLine {
+    /// What is wrong.
+    pub why: String,
+    /// What the error line quotes: the line, or the unknown command word.
+    pub command: String,
+}
+
+/// Parses one CECP command line.
+pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
+    let line = line.trim();
+    let bad = |why: &str| BadLine {
+        why: why.to_string(),
+        command: line.to_string(),
+    };
+    if line.is_empty() {
+        return Ok(XboardCommand::Ignored);
+    }
+    let (cmd, rest) = match line.split_once(char::is_whitespace) {
+        Some((c, r)) => (c, r.trim()),
+        None => (line, ""),
+    };
+    let args: Vec<&str> = rest.split_whitespace().collect();
+    Ok(match cmd {
+        "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" => {
+            XboardCommand::Ignored
+        }
+        "protover" => match rest.parse::<u32>() {
+            Ok(v) => XboardCommand::Protover(v),
+            Err(_) => return Err(bad("protover needs a version number")),
+        },
+        "new" => XboardCommand::New,
+        "variant" => match rest {
+            "normal" => XboardCommand::Variant { chess960: false },
+            "fischerandom" => XboardCommand::Variant { chess960: true },
+            "" => return Err(bad("variant needs a name")),
+            _ => return Err(bad(&format!("unsupported variant, only {VARIANTS}"))),
+        },
+        "force" => XboardCommand::Force,
+        "go" => XboardCommand::Go,
+        "playother" => XboardCommand::PlayOther,
+        "usermove" => match args.as_slice() {
+            [mv] => XboardCommand::Usermove(mv.to_string()),
+            [] => return Err(bad("usermove needs a move")),
+            _ => return Err(bad("usermove takes one move")),
+        },
+        "setboard" if rest.is_empty() => return Err(bad("setboard needs a FEN")),
+        "setboard" => XboardCommand::SetBoard(rest.to_string()),
+        "level" => match args.as_slice() {
+            [mps, base, inc] => {
+                XboardCommand::Level(parse_level(mps, base, inc).map_err(|e| bad(&e))?)
+            }
+            _ => return Err(bad("level needs MPS BASE INC, e.g. level 40 5 0")),
+        },
+        "st" => match args.as_slice() {
+            [secs] => match parse_seconds(secs) {
+                Some(ms) if ms > 0 => XboardCommand::St(ms),
+                _ => return Err(bad("st needs a positive number of seconds")),
+            },
+            _ => return Err(bad("st needs a number of seconds")),
+        },
+        "sd" => match args.as_slice() {
+            [d] => match d.parse::<i64>() {
+                Ok(d) if d >= 1 => XboardCommand::Sd(d.min(MAX_DEPTH as i64) as i32),
+                _ => return Err(bad(&format!("sd needs a depth from 1 to {MAX_DEPTH}"))),
+            },
+            _ => return Err(bad("sd needs a depth")),
+        },
+        "time" => XboardCommand::Time(centiseconds(&args).ok_or_else(|| bad(NEEDS_CENTIS))?),
+        "otim" => XboardCommand::Otim(centiseconds(&args).ok_or_else(|| bad(NEEDS_CENTIS))?),
+        "ping" => XboardCommand::Ping(rest.to_string()),
+        "?" => XboardCommand::MoveNow,
+        "result" => XboardCommand::Result,
+        "undo" => XboardCommand::Undo,
+        "remove" => XboardCommand::Remove,
+        "post" => XboardCommand::Post,
+        "nopost" => XboardCommand::NoPost,
+        "hard" => XboardCommand::Hard,
+        "easy" => XboardCommand::Easy,
+        "analyze" => XboardCommand::Analyze,
+        "exit" => XboardCommand::Exit,
+        "." => XboardCommand::Status,
+        "draw" => XboardCommand::Draw,
+        "hint" => XboardCommand::Hint,
+        "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(bad)?),
+        "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(bad)?),
+        "option" => {
+            let (name, value) = split_assignment(rest);
+            // CECP sends a check's value as 1 or 0.
+            let value = match value {
+                Some(v @ ("1" | "0"))
+                    if find_option(name)
+                        .is_some_and(|s| matches!(s.kind, OptionKind::Check { .. })) =>
+                {
+                    Some(if v == "1" { "true" } else { "false" })
+                }
+                v => v,
+            };
+            XboardCommand::Option {
+                name: name.to_string(),
+                value: value.map(str::to_string),
+            }
+        }
+        "quit" => XboardCommand::Quit,
+        _ if args.is_empty() && looks_like_move(cmd) => XboardCommand::Usermove(cmd.to_string()),
+        _ => {
+            return Err(BadLine {
+                why: "unknown command".to_string(),
+                command: cmd.to_string(),
+            })
+        }
+    })
+}
+
+/// The error of a bad `time`/`otim`.
+const NEEDS_CENTIS: &str = "needs a time in centiseconds";
+
+/// The one argument of `memory`/`cores`: a positive integer, values above `max` cut.
+fn positive(args: &[&str], max: i64) -> Result<i64, &'static str> {
+    match args {
+        [n] => match n.parse::<i64>() {
+            Ok(v) if v >= 1 => Ok(v.min(max)),
+            _ => Err("needs a positive integer"),
+        },
+        _ => Err("needs one number"),
+    }
+}
+
+/// The one argument of `time`/`otim` (centiseconds) in milliseconds; a negative clock (a flag
+/// fell) counts as zero.
+fn centiseconds(args: &[&str]) -> Option<u64> {
+    match args {
+        [t] => t
+            .parse::<i64>()
+            .ok()
+            .map(|cs| (cs.max(0) as u64).saturating_mul(10).min(MAX_GO_MS)),
+        _ => None,
+    }
+}
+
 /// Parses `level MPS BASE INC`: BASE in minutes (`5`, `0.5`) or `minutes:seconds`, INC in
 /// seconds (fractions allowed).
 fn parse_level(mps: &str, base: &str, inc: &str) -> Result<TimeControl, String> {
@@ -978,24 +1108,6 @@ fn parse_seconds(t: &str) -> Option<u64> {
             Some((s * 1000.0).round().min(MAX_GO_MS as f64) as u64)
         }
         _ => None,
-    }
-}
-
-/// The argument of `time`/`otim` (centiseconds) in milliseconds; a negative clock (a flag
-/// fell) counts as zero. Reports a bad argument.
-fn centiseconds(args: &[&str], line: &str) -> Option<u64> {
-    match args {
-        [t] => match t.parse::<i64>() {
-            Ok(cs) => Some((cs.max(0) as u64).saturating_mul(10).min(MAX_GO_MS)),
-            Err(_) => {
-                error("needs a time in centiseconds", line);
-                None
-            }
-        },
-        _ => {
-            error("needs a time in centiseconds", line);
-            None
-        }
     }
 }
 
@@ -1080,5 +1192,163 @@ mod tests {
         assert!(lines
             .iter()
             .all(|l| !l.contains("\"Hash ") && !l.contains("Ponder")));
+    }
+
+    #[test]
+    fn well_formed_lines_parse_to_their_commands() {
+        assert_eq!(parse(""), Ok(XboardCommand::Ignored));
+        assert_eq!(parse("  xboard \r"), Ok(XboardCommand::Ignored));
+        assert_eq!(parse("name Some Body"), Ok(XboardCommand::Ignored));
+        assert_eq!(parse("protover 2"), Ok(XboardCommand::Protover(2)));
+        assert_eq!(parse("protover 1"), Ok(XboardCommand::Protover(1)));
+        assert_eq!(
+            parse("variant fischerandom"),
+            Ok(XboardCommand::Variant { chess960: true })
+        );
+        assert_eq!(
+            parse("usermove e2e4"),
+            Ok(XboardCommand::Usermove("e2e4".into()))
+        );
+        assert_eq!(parse("e7e8q"), Ok(XboardCommand::Usermove("e7e8q".into())));
+        assert_eq!(parse("O-O"), Ok(XboardCommand::Usermove("O-O".into())));
+        assert_eq!(
+            parse("usermove Nf3"),
+            Ok(XboardCommand::Usermove("Nf3".into()))
+        );
+        assert_eq!(
+            parse("setboard  8/8/8/8/8/8/8/K1k5 w - - 0 1 "),
+            Ok(XboardCommand::SetBoard(
+                "8/8/8/8/8/8/8/K1k5 w - - 0 1".into()
+            ))
+        );
+        assert_eq!(
+            parse("level 40 0:30 2.5"),
+            Ok(XboardCommand::Level(TimeControl::Level {
+                mps: 40,
+                base_ms: 30_000,
+                inc_ms: 2500
+            }))
+        );
+        assert_eq!(parse("st 0.5"), Ok(XboardCommand::St(500)));
+        assert_eq!(parse("sd 7"), Ok(XboardCommand::Sd(7)));
+        assert_eq!(parse("sd 100000"), Ok(XboardCommand::Sd(MAX_DEPTH)));
+        assert_eq!(parse("time 12345"), Ok(XboardCommand::Time(123_450)));
+        assert_eq!(parse("otim -40"), Ok(XboardCommand::Otim(0)));
+        assert_eq!(
+            parse("time 99999999999999"),
+            Ok(XboardCommand::Time(MAX_GO_MS))
+        );
+        assert_eq!(parse("ping 17"), Ok(XboardCommand::Ping("17".into())));
+        assert_eq!(parse("ping"), Ok(XboardCommand::Ping(String::new())));
+        assert_eq!(parse("?"), Ok(XboardCommand::MoveNow));
+        assert_eq!(parse("."), Ok(XboardCommand::Status));
+        assert_eq!(parse("result 1-0 {White mates}"), Ok(XboardCommand::Result));
+        assert_eq!(parse("undo"), Ok(XboardCommand::Undo));
+        assert_eq!(parse("remove"), Ok(XboardCommand::Remove));
+        assert_eq!(parse("memory 64"), Ok(XboardCommand::Memory(64)));
+        assert_eq!(
+            parse("memory 99999999"),
+            Ok(XboardCommand::Memory(MAX_HASH))
+        );
+        assert_eq!(parse("cores 4"), Ok(XboardCommand::Cores(4)));
+        assert_eq!(
+            parse("option QSearch=0"),
+            Ok(XboardCommand::Option {
+                name: "QSearch".into(),
+                value: Some("false".into())
+            })
+        );
+        assert_eq!(
+            parse("option MultiPV = 1"),
+            Ok(XboardCommand::Option {
+                name: "MultiPV".into(),
+                value: Some("1".into())
+            })
+        );
+        assert_eq!(
+            parse("option Clear Hash"),
+            Ok(XboardCommand::Option {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(parse("quit"), Ok(XboardCommand::Quit));
+    }
+
+    #[test]
+    fn malformed_lines_are_errors_that_name_the_problem() {
+        let bad = |line: &str, why: &str| {
+            assert_eq!(
+                parse(line),
+                Err(BadLine {
+                    why: why.to_string(),
+                    command: line.trim().to_string()
+                }),
+                "{line:?}"
+            );
+        };
+        bad("protover two", "protover needs a version number");
+        bad("protover -2", "protover needs a version number");
+        bad("variant", "variant needs a name");
+        bad(
+            "variant crazyhouse",
+            "unsupported variant, only normal,fischerandom",
+        );
+        bad("usermove", "usermove needs a move");
+        bad("usermove e2e4 e7e5", "usermove takes one move");
+        bad("setboard", "setboard needs a FEN");
+        bad("level 40 5", "level needs MPS BASE INC, e.g. level 40 5 0");
+        bad(
+            "level x 5 0",
+            "level: moves per session 'x' is not a number",
+        );
+        bad("level 40 5:99 0", "level: bad base time '5:99'");
+        bad("level 40 5 -1", "level: bad increment '-1'");
+        bad("st", "st needs a number of seconds");
+        bad("st 0", "st needs a positive number of seconds");
+        bad("st inf", "st needs a positive number of seconds");
+        bad("sd", "sd needs a depth");
+        bad("sd 0", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
+        bad("sd 1.5", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
+        bad("time", "needs a time in centiseconds");
+        bad("otim 1 2", "needs a time in centiseconds");
+        bad("time 9e9", "needs a time in centiseconds");
+        bad("memory", "needs one number");
+        bad("memory 0", "needs a positive integer");
+        bad("cores many", "needs a positive integer");
+        // An unknown command is quoted alone; a move-like word with arguments is unknown.
+        assert_eq!(
+            parse("xyzzy 1 2"),
+            Err(BadLine {
+                why: "unknown command".into(),
+                command: "xyzzy".into()
+            })
+        );
+        assert_eq!(parse("e2e4 e7e5").unwrap_err().command, "e2e4");
+        assert_eq!(parse("e2e9").unwrap_err().why, "unknown command");
+    }
+
+    #[test]
+    fn garbage_and_long_lines_never_panic() {
+        let long_word = "ü".repeat(200_000);
+        assert_eq!(parse(&long_word).unwrap_err().why, "unknown command");
+        let e = parse(&format!("level {long_word} 5 0")).unwrap_err();
+        assert!(e.why.chars().count() < 80, "{}", e.why);
+        let e = parse(&format!("st {long_word}")).unwrap_err();
+        assert_eq!(e.why, "st needs a positive number of seconds");
+        let many = format!("usermove{}", " e2e4".repeat(100_000));
+        assert_eq!(parse(&many).unwrap_err().why, "usermove takes one move");
+        for line in [
+            "\u{0}",
+            "\u{7f}\u{0} x",
+            "option =",
+            "option",
+            "level 1 : 0",
+            "é2é4",
+        ] {
+            let _ = parse(line);
+        }
+        let bytes: Vec<u8> = (0u32..5000).map(|i| (i * 7919 % 251) as u8).collect();
+        let _ = parse(&String::from_utf8_lossy(&bytes));
     }
 }
