@@ -515,6 +515,32 @@ mod tests {
     }
 
     #[test]
+    fn games_from_a_chess960_book_are_read_back_by_the_tuner() {
+        // Rooks on b and g: `KQkq` must name them, or the tuner would refuse every line.
+        let start =
+            Position::from_fen("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1").unwrap();
+        let config = DatagenConfig {
+            games: 1,
+            nodes: 200,
+            random_plies: 2,
+            skip_plies: 0,
+            hash_mib: 1,
+            max_plies: 24,
+            ..DatagenConfig::default()
+        };
+        let game = play_game(&mut Engine::new(1), &start, &config, &mut Rng::new(5));
+        let lines: Vec<String> = game.lines().collect();
+        assert!(!lines.is_empty());
+        let mut with_rights = 0;
+        for (line, (fen, _, _)) in lines.iter().zip(&game.positions) {
+            let (board, _, _) = crate::tools::tune::parse_line(line).expect(line);
+            assert_eq!(&board, Position::from_fen(fen).unwrap().board(), "{line}");
+            with_rights += usize::from(board.castle_rights(Color::White).short.is_some());
+        }
+        assert!(with_rights > 0, "{lines:?}");
+    }
+
+    #[test]
     fn the_opening_plies_are_skipped_and_moves_are_quiet() {
         // From a book position, with no random plies: the game's positions are written only
         // after `skip_plies`, and the move played in each is neither a capture nor a
