@@ -203,20 +203,14 @@ impl Rng {
     }
 }
 
-/// Plays one game from `start` (after `config.random_plies` random moves, drawn by `rng`)
-/// with `engine` for both sides.
-pub fn play_game(
-    engine: &mut Engine,
-    start: &Position,
-    config: &DatagenConfig,
-    rng: &mut Rng,
-) -> GameRecord {
-    engine.clear();
-    // 1. Random plies; a line that ends the game early is drawn again (a few times).
+/// `start` after `plies` random legal moves drawn by `rng`: the opening of `lull datagen` and
+/// of OpenBench's `genfens`. A line that ends the game early (no legal move) is drawn again,
+/// up to ten times; the last one drawn is returned even if it is over.
+pub fn random_opening(start: &Position, plies: usize, rng: &mut Rng) -> Position {
     let mut pos = start.clone();
     for _attempt in 0..10 {
         pos = start.clone();
-        for _ in 0..config.random_plies {
+        for _ in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
@@ -227,6 +221,20 @@ pub fn play_game(
             break;
         }
     }
+    pos
+}
+
+/// Plays one game from `start` (after `config.random_plies` random moves, drawn by `rng`)
+/// with `engine` for both sides.
+pub fn play_game(
+    engine: &mut Engine,
+    start: &Position,
+    config: &DatagenConfig,
+    rng: &mut Rng,
+) -> GameRecord {
+    engine.clear();
+    // 1. Random plies.
+    let mut pos = random_opening(start, config.random_plies, rng);
     let mut plies = config.random_plies;
     let mut positions = Vec::new();
     let mut scores: Vec<i32> = Vec::new();
