@@ -1,12 +1,14 @@
 //! The `lull` command: a UCI engine by default (XBoard when the first command is `xboard`),
 //! plus the tools for testers. Each tool owns its arguments and its `run` (in
-//! [`lull::tools`]); this file only lists the commands and dispatches.
+//! [`lull::tools`]); this file only lists the commands and dispatches. Arguments that are UCI
+//! command lines starting with OpenBench's `genfens` (`lull "genfens 10 seed 1 book None"
+//! "quit"`) are run as such by [`lull::tools::genfens`].
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use lull::tools::{bench, book, datagen, horizon, perft, qtree, solve, tune};
+use lull::tools::{bench, book, datagen, genfens, horizon, perft, qtree, solve, tune};
 
 #[derive(Parser)]
 #[command(
@@ -26,7 +28,8 @@ enum Command {
     Uci,
     /// Speak XBoard (CECP v2) on stdin/stdout.
     Xboard,
-    /// Search the fixed bench positions to a fixed depth; the last line is `<N> nodes <M> nps`.
+    /// Search the fixed bench positions to a fixed depth; the first and the last line are
+    /// `<N> nodes <M> nps`.
     Bench(bench::BenchArgs),
     /// Count the leaves of the legal move tree (divide by root move).
     Perft(perft::PerftArgs),
@@ -68,6 +71,12 @@ fn die_quietly_on_closed_stdout() {
 fn die_quietly_on_closed_stdout() {}
 
 fn main() -> ExitCode {
+    // OpenBench's way: UCI command lines as arguments (`lull "genfens ..." "quit"`).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if genfens::are_command_lines(&args) {
+        die_quietly_on_closed_stdout();
+        return genfens::run(&args);
+    }
     let cli = Cli::parse();
     if !matches!(
         cli.command,

@@ -318,7 +318,7 @@ impl Position {
         if self.chess960 {
             format!("{:#}", self.board())
         } else {
-            format!("{}", self.board())
+            board_fen(self.board())
         }
     }
 }
@@ -541,6 +541,48 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
     }
     parts[2] = &shredder;
     attempt(&parts.join(" "))
+}
+
+/// Writes a board as FEN with X-FEN castling rights: the program's one FEN writer outside
+/// Chess960 mode (which writes Shredder-FEN, see [`Position::fen`]), and what [`parse_fen`]
+/// reads back to the same board. `K`/`Q` (`k`/`q`) name the outermost rook on that side of the
+/// king, as X-FEN defines; a right on an inner rook is written as its file letter. Standard
+/// chess positions come out exactly as usual (`KQkq`); Chess960 positions keep their rights,
+/// where cozy-chess's own writer would put `K`/`Q` on any rook.
+pub fn board_fen(board: &Board) -> String {
+    let mut castling = String::new();
+    for color in Color::ALL {
+        let rights = board.castle_rights(color);
+        for (file, short) in [(rights.short, true), (rights.long, false)] {
+            let Some(file) = file else {
+                continue;
+            };
+            let letter = if xfen_rook_file(board, color, short) == Some(file) {
+                if short {
+                    'k'
+                } else {
+                    'q'
+                }
+            } else {
+                char::from(file).to_ascii_lowercase()
+            };
+            castling.push(if color == Color::White {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    // Shredder-FEN from cozy-chess, with the castling field (the third) replaced.
+    let shredder = format!("{board:#}");
+    let mut fields: Vec<&str> = shredder.split(' ').collect();
+    if let Some(field) = fields.get_mut(2) {
+        *field = &castling;
+    }
+    fields.join(" ")
 }
 
 /// The file of the outermost `color` rook on its back rank on the king's `short` (h-file)
@@ -780,6 +822,50 @@ mod tests {
         let err = Position::from_fen("4k3/8/8/8/8/8/8/4K3").unwrap_err();
         assert!(err.contains("expected at least 2 fields"), "{err}");
         assert!(Position::from_fen("").is_err());
+    }
+
+    #[test]
+    fn the_fen_writer_and_reader_agree_on_every_perft_suite_position() {
+        // Standard and Chess960 positions: the X-FEN written is read back to the same board,
+        // and standard positions are written as they always were.
+        let suites = [
+            include_str!("../assets/perft/ethereal_standard.epd"),
+            include_str!("../assets/perft/frc_perftsuite.epd"),
+        ];
+        for (suite, text) in suites.iter().enumerate() {
+            for line in text.lines() {
+                let Some(fen) = line
+                    .split(';')
+                    .next()
+                    .map(str::trim)
+                    .filter(|f| !f.is_empty())
+                else {
+                    continue;
+                };
+                let board = parse_fen(fen).unwrap();
+                let written = board_fen(&board);
+                assert_eq!(
+                    parse_fen(&written).as_ref(),
+                    Ok(&board),
+                    "{fen} -> {written}"
+                );
+                if suite == 0 {
+                    assert_eq!(written, format!("{board}"), "{fen}");
+                }
+            }
+        }
+        let start = Position::startpos();
+        assert_eq!(start.fen(), STARTPOS_FEN);
+        // A Chess960 start: the rooks of b1 and g1 are the outermost, so K and Q name them.
+        let frc = parse_fen("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1").unwrap();
+        assert_eq!(
+            board_fen(&frc),
+            "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1"
+        );
+        // A right on an inner rook keeps its file letter.
+        let inner = parse_fen("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
+        assert_eq!(board_fen(&inner), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
+        assert_eq!(parse_fen(&board_fen(&inner)), Ok(inner));
     }
 
     #[test]

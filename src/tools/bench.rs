@@ -32,7 +32,8 @@ pub struct BenchArgs {
 }
 
 /// `lull bench`: the signature line `<N> nodes <M> nps`, then the statistics (a table, or
-/// JSON with `--json`). Exit code 2 for a bad `--option`.
+/// JSON with `--json`), then the signature line again (first for `lull bench | head -1`,
+/// last for OpenBench). Exit code 2 for a bad `--option`.
 pub fn run(args: BenchArgs) -> ExitCode {
     let mut engine = Engine::new(args.hash as usize);
     engine.set_threads(args.threads as usize);
@@ -44,7 +45,8 @@ pub fn run(args: BenchArgs) -> ExitCode {
             eprintln!("{:>2} {:>10} {}", i + 1, nodes, fen);
         }
     });
-    println!("{} nodes {} nps", report.nodes, report.nps);
+    let signature = format!("{} nodes {} nps", report.nodes, report.nps);
+    println!("{signature}");
     if args.json {
         let value = serde_json::json!({
             "options": args.options,
@@ -58,5 +60,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     } else {
         print!("{}", report.stats.table());
     }
+    // Again at the end: OpenBench reads `<N> nodes` and `<M> nps` from the last lines.
+    println!("{signature}");
     ExitCode::SUCCESS
 }

@@ -203,20 +203,14 @@ impl Rng {
     }
 }
 
-/// Plays one game from `start` (after `config.random_plies` random moves, drawn by `rng`)
-/// with `engine` for both sides.
-pub fn play_game(
-    engine: &mut Engine,
-    start: &Position,
-    config: &DatagenConfig,
-    rng: &mut Rng,
-) -> GameRecord {
-    engine.clear();
-    // 1. Random plies; a line that ends the game early is drawn again (a few times).
+/// `start` after `plies` random legal moves drawn by `rng`: the opening of `lull datagen` and
+/// of OpenBench's `genfens`. A line that ends the game early (no legal move) is drawn again,
+/// up to ten times; the last one drawn is returned even if it is over.
+pub fn random_opening(start: &Position, plies: usize, rng: &mut Rng) -> Position {
     let mut pos = start.clone();
     for _attempt in 0..10 {
         pos = start.clone();
-        for _ in 0..config.random_plies {
+        for _ in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
@@ -227,6 +221,20 @@ pub fn play_game(
             break;
         }
     }
+    pos
+}
+
+/// Plays one game from `start` (after `config.random_plies` random moves, drawn by `rng`)
+/// with `engine` for both sides.
+pub fn play_game(
+    engine: &mut Engine,
+    start: &Position,
+    config: &DatagenConfig,
+    rng: &mut Rng,
+) -> GameRecord {
+    engine.clear();
+    // 1. Random plies.
+    let mut pos = random_opening(start, config.random_plies, rng);
     let mut plies = config.random_plies;
     let mut positions = Vec::new();
     let mut scores: Vec<i32> = Vec::new();
@@ -512,6 +520,32 @@ mod tests {
         };
         datagen(&config2, &[], &mut again, |_, _| {}).unwrap();
         assert_eq!(String::from_utf8(again).unwrap(), text);
+    }
+
+    #[test]
+    fn games_from_a_chess960_book_are_read_back_by_the_tuner() {
+        // Rooks on b and g: `KQkq` must name them, or the tuner would refuse every line.
+        let start =
+            Position::from_fen("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1").unwrap();
+        let config = DatagenConfig {
+            games: 1,
+            nodes: 200,
+            random_plies: 2,
+            skip_plies: 0,
+            hash_mib: 1,
+            max_plies: 24,
+            ..DatagenConfig::default()
+        };
+        let game = play_game(&mut Engine::new(1), &start, &config, &mut Rng::new(5));
+        let lines: Vec<String> = game.lines().collect();
+        assert!(!lines.is_empty());
+        let mut with_rights = 0;
+        for (line, (fen, _, _)) in lines.iter().zip(&game.positions) {
+            let (board, _, _) = crate::tools::tune::parse_line(line).expect(line);
+            assert_eq!(&board, Position::from_fen(fen).unwrap().board(), "{line}");
+            with_rights += usize::from(board.castle_rights(Color::White).short.is_some());
+        }
+        assert!(with_rights > 0, "{lines:?}");
     }
 
     #[test]

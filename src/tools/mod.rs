@@ -3,7 +3,8 @@
 //! a test suite such as Win At Chess), `lull horizon` (show the horizon effect by searching
 //! one position with and without the quiescence search), `lull qtree` (draw a quiescence
 //! search tree), `lull datagen` (self-play training positions), `lull tune` (fit the
-//! evaluation weights to them) and `lull book` (build and probe Polyglot books). Each tool
+//! evaluation weights to them), `lull book` (build and probe Polyglot books) and [`genfens`]
+//! (OpenBench's opening generator, run from command lines given as arguments). Each tool
 //! owns its command-line arguments (a clap `Args` type) and a `run` that carries the command
 //! out; the work itself is done by library functions that return their results as data, plus
 //! the text rendering the command prints, so that tests and other programs can use them.
@@ -15,6 +16,7 @@ pub mod bench;
 pub mod book;
 pub mod cli;
 pub mod datagen;
+pub mod genfens;
 pub mod horizon;
 pub mod perft;
 pub mod progress;

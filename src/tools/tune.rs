@@ -115,15 +115,15 @@ pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads one data line: `<FEN> | <result> | <score>` (a missing score reads as 0).
+/// Reads one data line: `<FEN> | <result> | <score>` (a missing score reads as 0). The FEN
+/// is read by [`crate::position::parse_fen`], as everywhere in Lull.
 pub fn parse_line(line: &str) -> Result<(Board, f32, i32), String> {
     let parts: Vec<&str> = line.split('|').map(str::trim).collect();
     if parts.len() < 2 {
         return Err("expected '<FEN> | <result> | <score>'".to_string());
     }
-    let board: Board = parts[0]
-        .parse()
-        .map_err(|_| format!("invalid FEN '{}'", parts[0]))?;
+    // The engine's checked reader: X-FEN or Shredder-FEN, impossible positions refused.
+    let board = crate::position::parse_fen(parts[0])?;
     let result: f32 = parts[1]
         .parse()
         .map_err(|_| format!("invalid result '{}'", parts[1]))?;
@@ -801,6 +801,46 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn an_impossible_position_is_a_malformed_line_even_when_resolving() {
+        // Adjacent kings: the engine's FEN check refuses the line (the side not to move is in
+        // check), so `--resolve` reports and skips it instead of searching it.
+        let mut engine = crate::search::Engine::new(1);
+        let text = "8/8/8/3kK3/8/8/8/8 w - - 0 1 | 0.5 | 0\n\
+                    4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 0.5 | 12\n";
+        let (entries, errors) = load_resolved(text, None, |b| quiescence_leaf(&mut engine, b));
+        assert_eq!(entries.len(), 1);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("line 1: invalid FEN") && errors[0].contains("in check"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn chess960_positions_of_datagen_are_read_back() {
+        // A position from a Chess960 book (rooks on b and g), written as `lull datagen` writes
+        // it, is read back to the same board with its castling rights.
+        let start = "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1";
+        let pos = crate::position::Position::from_fen(start).unwrap();
+        let line = crate::tools::datagen::GameRecord {
+            result: 0.5,
+            ending: crate::tools::datagen::Ending::MaxPlies,
+            plies: 0,
+            positions: vec![(pos.fen(), 7, "b1c3".to_string())],
+        }
+        .lines()
+        .next()
+        .unwrap();
+        let (board, result, score) = parse_line(&line).unwrap();
+        assert_eq!(&board, pos.board(), "{line}");
+        assert_eq!((result, score), (0.5, 7));
+        // Shredder-FEN (Chess960 mode) is read too.
+        let shredder = format!("{start} | 1.0 | 3");
+        assert_eq!(&parse_line(&shredder).unwrap().0, pos.board());
     }
 
     #[test]
