@@ -124,7 +124,7 @@ impl MoveList {
 
     /// Takes the best-scored remaining move (the first of equal ones) by swapping it into
     /// the next slot.
-    #[inline]
+    #[inline(always)]
     fn pick(&mut self) -> Option<(Picked, i32)> {
         if self.next >= self.len {
             return None;
@@ -257,7 +257,7 @@ impl<'a> MovePicker<'a> {
     /// The next move, or `None` when all are done. `pos` is the node's position and `tables`
     /// the ordering tables as they are now (the main search generates its moves only after
     /// the TT move was searched).
-    #[inline]
+    #[inline(always)]
     pub fn next(&mut self, pos: &Position, tables: &OrderingTables) -> Option<Picked> {
         loop {
             match self.phase {
