@@ -283,6 +283,10 @@ pub fn option_specs() -> Vec<OptionSpec> {
             e.options.multipv = v.int() as usize;
             Ok(())
         }),
+        check("CaptureHistory", false, |e, v| {
+            e.options.capture_history = v.flag();
+            Ok(())
+        }),
         other(
             "Clear Hash",
             OptionKind::Button,
@@ -446,6 +450,7 @@ mod tests {
                 "Threads",
                 "Move Overhead",
                 "MultiPV",
+                "CaptureHistory",
                 "Clear Hash",
                 "Ponder",
                 "UCI_Chess960",

@@ -47,6 +47,13 @@ pub const HISTORY_BONUS_BASE: i32 = 100;
 pub const HISTORY_BONUS_MAX: i32 = 1500;
 /// Late move reductions: one ply less per this much quiet-move history (all three tables).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// Capture history (option `CaptureHistory`): a capture's ordering score within the good
+/// captures is CAPTURE_VICTIM_WEIGHT * the victim's SEE value (centipawns) plus its capture
+/// history / CAPTURE_HISTORY_DIVISOR (the history stays within +/- HISTORY_MAX), instead of
+/// MVV-LVA; the history moves by the quiet-move bonus of the cutoff's depth.
+pub const CAPTURE_VICTIM_WEIGHT: i32 = 16;
+/// See CAPTURE_VICTIM_WEIGHT.
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 4;
 
 // Time management (src/time.rs and the end of each iteration), in milliseconds unless
 // stated.

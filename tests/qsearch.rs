@@ -430,3 +430,25 @@ fn no_mate_score_from_a_pruned_position() {
     assert!(r.stats.evasion_nodes >= 1);
     assert!(matches!(r.trace.last(), Some(QTrace::Exit { end, .. }) if *end != QEnd::Mate));
 }
+
+/// The `CaptureHistory` option (main-search capture ordering, off by default): it changes
+/// the tree, every search with it is deterministic, and both find the winning capture.
+#[test]
+fn capture_history_option_changes_the_tree_not_the_answer() {
+    // The black knight on d5 hangs to the knight on c3.
+    let p = pos("r3k2r/ppp2ppp/2n5/3n4/8/2N2N2/PPP2PPP/R1B1KB1R w KQkq - 0 1");
+    let run = |on: bool| {
+        let mut e = Engine::new(16);
+        e.options.capture_history = on;
+        let r = search(&mut e, &p, 8, &[]);
+        (r.best_move, r.nodes, r.score)
+    };
+    let (off_move, off_nodes, off_score) = run(false);
+    let (on_move, on_nodes, on_score) = run(true);
+    assert_eq!(run(true).1, on_nodes, "deterministic with the option");
+    assert_ne!(on_nodes, off_nodes, "the option changes the search tree");
+    let nxd5 = mv(&p, "c3d5");
+    assert_eq!(off_move, Some(nxd5));
+    assert_eq!(on_move, Some(nxd5));
+    assert!(off_score > 200 && on_score > 200, "{off_score} {on_score}");
+}

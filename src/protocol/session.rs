@@ -266,6 +266,7 @@ mod tests {
             ("Hash", "3"),
             ("Threads", "2"),
             ("MultiPV", "2"),
+            ("CaptureHistory", "true"),
             ("Move Overhead", "77"),
             ("QSearchChecks", "3"),
             ("QSearchMaxPly", "9"),
@@ -307,6 +308,7 @@ mod tests {
             },
             move_overhead: 77,
             multipv: 2,
+            capture_history: true,
         }
     }
 

@@ -5,6 +5,8 @@
 
 use std::sync::OnceLock;
 
+use cozy_chess::{Piece, Square};
+
 use crate::eval::evaluate;
 use crate::params::*;
 use crate::position::Position;
@@ -15,6 +17,40 @@ use super::ordering::{cont_key, QuietsTried, NO_CONT};
 use super::qsearch::QNode;
 use super::see::see_ge;
 use super::Searcher;
+
+/// The captures a node searched before its cutoff (at most [`CapturesTried::CAP`]; later
+/// ones are not remembered), for the capture history.
+struct CapturesTried {
+    list: [(Piece, Square, Piece); CapturesTried::CAP],
+    len: usize,
+}
+
+impl Default for CapturesTried {
+    #[inline]
+    fn default() -> Self {
+        Self {
+            list: [(Piece::Pawn, Square::A1, Piece::Pawn); Self::CAP],
+            len: 0,
+        }
+    }
+}
+
+impl CapturesTried {
+    const CAP: usize = 32;
+
+    #[inline]
+    fn push(&mut self, capture: (Piece, Square, Piece)) {
+        if self.len < Self::CAP {
+            self.list[self.len] = capture;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[(Piece, Square, Piece)] {
+        &self.list[..self.len]
+    }
+}
 
 /// Late-move reduction table, indexed by [depth][move number], both capped at 63.
 fn lmr_table() -> &'static [[i32; 64]; 64] {
@@ -206,6 +242,9 @@ impl Searcher {
         let mut searched = 0usize;
         let mut legal = 0usize;
         let mut quiets_tried = QuietsTried::new();
+        // Captures searched before the cutoff, for the capture history (when it is on).
+        let capture_history = self.tables.use_capture_history;
+        let mut captures_tried = CapturesTried::default();
         let us = pos.side_to_move();
         let lmp_limit = (LMP_BASE + depth * depth)
             / if improving {
@@ -253,10 +292,14 @@ impl Searcher {
                 }
             }
 
-            let key = pos
-                .board()
-                .piece_on(mv.from)
-                .map_or(NO_CONT, |p| cont_key(us, p, mv.to));
+            let mover = pos.board().piece_on(mv.from);
+            let key = mover.map_or(NO_CONT, |p| cont_key(us, p, mv.to));
+            // (moving piece, square, victim) of a capture, for the capture history.
+            let capture = if capture_history {
+                mover.zip(pos.captured(mv)).map(|(p, v)| (p, mv.to, v))
+            } else {
+                None
+            };
             self.stack[ply].cont_key = key;
             let nodes_before = if root { self.nodes() } else { 0 };
             pos.play(mv);
@@ -311,9 +354,18 @@ impl Searcher {
                     // and punish the quiet moves tried before.
                     if score >= beta {
                         self.stats.main_cutoff(searched);
+                        let bonus = (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE)
+                            .min(HISTORY_BONUS_MAX);
+                        if capture_history {
+                            // The capture that refuted gains, the captures tried before lose.
+                            if let Some(c) = capture {
+                                self.tables.update_capture(us, c.0, c.1, c.2, bonus);
+                            }
+                            for &(piece, to, victim) in captures_tried.as_slice() {
+                                self.tables.update_capture(us, piece, to, victim, -bonus);
+                            }
+                        }
                         if quiet {
-                            let bonus = (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE)
-                                .min(HISTORY_BONUS_MAX);
                             self.tables.add_killer(ply, mv);
                             if ctx.prev1 != NO_CONT {
                                 self.tables.counters[ctx.prev1] = Some(mv);
@@ -329,6 +381,8 @@ impl Searcher {
             }
             if quiet {
                 quiets_tried.push(mv, key);
+            } else if let Some(c) = capture {
+                captures_tried.push(c);
             }
         }
         if legal == 0 {

@@ -87,6 +87,9 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// `MultiPV`: how many best root moves to search and report, each with its own line.
     pub multipv: usize,
+    /// `CaptureHistory`: order the main search's good captures by victim and capture history
+    /// instead of MVV-LVA (off by default until a match says it gains).
+    pub capture_history: bool,
 }
 
 impl Default for SearchOptions {
@@ -95,6 +98,7 @@ impl Default for SearchOptions {
             qs: QSearchOptions::default(),
             move_overhead: params::MOVE_OVERHEAD,
             multipv: 1,
+            capture_history: false,
         }
     }
 }
@@ -392,6 +396,7 @@ impl Searcher {
     /// Iterative deepening on this thread. The main thread reports and decides when to stop.
     fn iterate(&mut self, pos: &mut Position, searchmoves: &[Move]) -> SearchResult {
         self.stats = SearchStats::default();
+        self.tables.use_capture_history = self.options.capture_history;
         self.stopped = false;
         self.seldepth = 0;
         self.qnodes_at_start = 0;

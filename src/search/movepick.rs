@@ -19,8 +19,9 @@ use std::mem::MaybeUninit;
 use cozy_chess::{BitBoard, Move, Piece, Rank};
 
 use crate::params::{
-    SCORE_BAD_CAPTURE, SCORE_COUNTER, SCORE_EQUAL_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_KILLER_1,
-    SCORE_KILLER_2, SCORE_QUIET_TACTICAL, SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
+    CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, SCORE_BAD_CAPTURE, SCORE_COUNTER,
+    SCORE_EQUAL_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_KILLER_1, SCORE_KILLER_2, SCORE_QUIET_TACTICAL,
+    SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
 };
 use crate::position::Position;
 
@@ -330,10 +331,16 @@ impl<'a> MovePicker<'a> {
                         (Stage::UnderPromotions, SCORE_UNDERPROMOTION + gain * 8)
                     }
                 } else if let Some(v) = victim {
-                    (
-                        Stage::GoodCaptures,
-                        SCORE_GOOD_CAPTURE + mvv_lva(Some(v), pm.piece),
-                    )
+                    // MVV-LVA, or with the capture history (`CaptureHistory`) the victim
+                    // first and, among equal victims, what refuted positions before.
+                    let order = if tables.use_capture_history {
+                        CAPTURE_VICTIM_WEIGHT * see_value(v)
+                            + tables.capture_history(color, pm.piece, mv.to, v)
+                                / CAPTURE_HISTORY_DIVISOR
+                    } else {
+                        mvv_lva(Some(v), pm.piece)
+                    };
+                    (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + order)
                 } else if killers[0] == Some(mv) {
                     (Stage::Killers, SCORE_KILLER_1)
                 } else if killers[1] == Some(mv) {
@@ -550,6 +557,43 @@ mod tests {
     }
 
     /// Ordering tables with some history, so that quiet moves have different scores.
+    #[test]
+    fn capture_history_orders_captures_of_equal_victims() {
+        // A knight and a bishop can each take an undefended pawn.
+        let pos = Position::from_fen("4k3/8/8/3p1p2/8/2NB4/8/4K3 w - - 0 1").unwrap();
+        let nxd5 = pos.parse_uci_move("c3d5").unwrap();
+        let bxf5 = pos.parse_uci_move("d3f5").unwrap();
+        let captures = |tables: &OrderingTables| -> Vec<Move> {
+            let mut picker = MovePicker::main(&pos, None, 0, QuietContext::NONE, None);
+            drain(&mut picker, &pos, tables)
+                .into_iter()
+                .filter(|p| p.stage == Stage::GoodCaptures)
+                .map(|p| p.mv)
+                .collect()
+        };
+        let mut tables = OrderingTables::new();
+        // MVV-LVA: equal victims, the less valuable attacker (the knight) first.
+        assert_eq!(captures(&tables), [nxd5, bxf5]);
+        // The capture history is off: a bonus for the bishop's capture changes nothing.
+        tables.update_capture(
+            cozy_chess::Color::White,
+            Piece::Bishop,
+            bxf5.to,
+            Piece::Pawn,
+            1500,
+        );
+        assert_eq!(captures(&tables), [nxd5, bxf5]);
+        // On: the capture that refuted before comes first among equal victims.
+        tables.use_capture_history = true;
+        assert_eq!(captures(&tables), [bxf5, nxd5]);
+        // The victim still counts most: a knight on d5 instead of the pawn is taken first
+        // whatever the pawn captures' histories say.
+        let pos2 = Position::from_fen("4k3/8/8/3n1p2/8/2NB4/8/4K3 w - - 0 1").unwrap();
+        let mut picker = MovePicker::main(&pos2, None, 0, QuietContext::NONE, None);
+        let first = drain(&mut picker, &pos2, &tables)[0].mv;
+        assert_eq!(first, pos2.parse_uci_move("c3d5").unwrap());
+    }
+
     fn tables_with_history(pos: &Position) -> OrderingTables {
         let mut tables = OrderingTables::new();
         let us = pos.side_to_move();

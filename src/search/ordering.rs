@@ -1,10 +1,10 @@
-//! The tables that order quiet moves, learned as the search goes: killer moves, counter-moves
-//! and the history heuristic (from-to and continuation histories). The picker that uses them
-//! is in [`movepick`](super::movepick).
+//! The tables that order moves, learned as the search goes: killer moves, counter-moves, the
+//! history heuristic of quiet moves (from-to and continuation histories) and, as an option,
+//! the capture history. The picker that uses them is in [`movepick`](super::movepick).
 
 use std::mem::MaybeUninit;
 
-use cozy_chess::{Color, Move, Piece};
+use cozy_chess::{Color, Move, Piece, Square};
 
 use crate::params::{HISTORY_MAX, MAX_PLY};
 
@@ -112,6 +112,12 @@ pub struct OrderingTables {
     pub continuation: Box<[[i16; 768]; 769]>,
     /// Counter-moves: the quiet move that last refuted each previous move (piece, to).
     pub counters: Box<[Option<Move>; 769]>,
+    /// Capture history: success of captures by moving piece (with its colour), destination
+    /// and captured piece type, indexed [colour * 6 + piece][to][victim].
+    pub captures: Box<[[[i16; 6]; 64]; 12]>,
+    /// Whether captures are ordered by victim and capture history instead of MVV-LVA (the
+    /// `CaptureHistory` option, set by the searcher for each search).
+    pub use_capture_history: bool,
 }
 
 impl Default for OrderingTables {
@@ -131,6 +137,8 @@ impl OrderingTables {
                 .try_into()
                 .expect("769 rows"),
             counters: Box::new([None; 769]),
+            captures: Box::new([[[0; 6]; 64]; 12]),
+            use_capture_history: false,
         }
     }
 
@@ -142,6 +150,29 @@ impl OrderingTables {
             row.fill(0);
         }
         self.counters.fill(None);
+        *self.captures = [[[0; 6]; 64]; 12];
+    }
+
+    /// Capture history of `piece` (of `color`) taking a `victim` on `to`.
+    #[inline]
+    pub fn capture_history(&self, color: Color, piece: Piece, to: Square, victim: Piece) -> i32 {
+        i32::from(self.captures[color as usize * 6 + piece as usize][to as usize][victim as usize])
+    }
+
+    /// Moves the capture history of `piece` taking `victim` on `to` by `bonus` (gravity).
+    #[inline]
+    pub fn update_capture(
+        &mut self,
+        color: Color,
+        piece: Piece,
+        to: Square,
+        victim: Piece,
+        bonus: i32,
+    ) {
+        gravity(
+            &mut self.captures[color as usize * 6 + piece as usize][to as usize][victim as usize],
+            bonus,
+        );
     }
 
     /// History score of a quiet move (the from-to table only).
