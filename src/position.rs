@@ -755,23 +755,22 @@ mod tests {
         assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
     }
 
+    const STANDARD_SUITE: &str = include_str!("../assets/perft/ethereal_standard.epd");
+    const CPW_SUITE: &str = include_str!("../assets/perft/cpw_perft_positions.epd");
+    const FRC_SUITE: &str = include_str!("../assets/perft/frc_perftsuite.epd");
+
+    /// The FENs of a perft suite (the text before the first `;` of each non-empty line).
+    fn suite_fens(text: &str) -> impl Iterator<Item = &str> {
+        text.lines()
+            .filter_map(|line| line.split(';').next().map(str::trim))
+            .filter(|fen| !fen.is_empty())
+    }
+
     #[test]
     fn fen_checks_accept_every_perft_suite_position() {
-        let suites = [
-            include_str!("../assets/perft/ethereal_standard.epd"),
-            include_str!("../assets/perft/cpw_perft_positions.epd"),
-            include_str!("../assets/perft/frc_perftsuite.epd"),
-        ];
         let mut n = 0;
-        for line in suites.iter().flat_map(|s| s.lines()) {
-            let Some(fen) = line
-                .split(';')
-                .next()
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-            else {
-                continue;
-            };
+        let suites = [STANDARD_SUITE, CPW_SUITE, FRC_SUITE];
+        for fen in suites.iter().flat_map(|s| suite_fens(s)) {
             assert_eq!(fen_board_problem(fen), None, "{fen}");
             assert!(Position::from_fen(fen).is_ok(), "{fen}");
             n += 1;
@@ -828,20 +827,8 @@ mod tests {
     fn the_fen_writer_and_reader_agree_on_every_perft_suite_position() {
         // Standard and Chess960 positions: the X-FEN written is read back to the same board,
         // and standard positions are written as they always were.
-        let suites = [
-            include_str!("../assets/perft/ethereal_standard.epd"),
-            include_str!("../assets/perft/frc_perftsuite.epd"),
-        ];
-        for (suite, text) in suites.iter().enumerate() {
-            for line in text.lines() {
-                let Some(fen) = line
-                    .split(';')
-                    .next()
-                    .map(str::trim)
-                    .filter(|f| !f.is_empty())
-                else {
-                    continue;
-                };
+        for (suite, text) in [STANDARD_SUITE, FRC_SUITE].iter().enumerate() {
+            for fen in suite_fens(text) {
                 let board = parse_fen(fen).unwrap();
                 let written = board_fen(&board);
                 assert_eq!(

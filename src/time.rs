@@ -12,7 +12,7 @@ use crate::params::{
 };
 
 /// The limits of one search, as given by `go` (all times in milliseconds).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// White's remaining clock.
     pub wtime: Option<u64>,

@@ -249,7 +249,7 @@ impl Uci {
         for (_, w) in warnings {
             error(w);
         }
-        let limits = params.limits();
+        let limits = params.limits.clone();
         // A book move is played at once, without a search.
         let pos = &self.session.pos;
         if let Some(lines) = self
@@ -373,20 +373,12 @@ pub enum PositionStart {
     Fen(String),
 }
 
-/// The parameters of `go` (times in milliseconds).
+/// The parameters of `go`: the search limits (times in milliseconds), the search moves and
+/// what was wrong with the line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
-    pub wtime: Option<u64>,
-    pub btime: Option<u64>,
-    pub winc: Option<u64>,
-    pub binc: Option<u64>,
-    pub movestogo: Option<u64>,
-    pub depth: Option<i32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<i32>,
-    pub movetime: Option<u64>,
-    pub infinite: bool,
-    pub ponder: bool,
+    /// Clocks, increments, depth, nodes, mate, movetime, infinite, ponder.
+    pub limits: Limits,
     /// The words after `searchmoves` (checked against the position when carried out).
     pub searchmoves: Vec<String>,
     /// Problems that do not stop the search (a bad value ignored or clamped, an unknown
@@ -396,23 +388,6 @@ pub struct GoParams {
 }
 
 impl GoParams {
-    /// The search limits these parameters give.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            wtime: self.wtime,
-            btime: self.btime,
-            winc: self.winc,
-            binc: self.binc,
-            movestogo: self.movestogo,
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime: self.movetime,
-            mate: self.mate,
-            infinite: self.infinite,
-            ponder: self.ponder,
-        }
-    }
-
     fn warn(&mut self, what: String) {
         self.warnings.push((self.searchmoves.len(), what));
     }
@@ -517,29 +492,33 @@ fn parse_go(args: &[&str]) -> Result<UciCommand, String> {
             2
         };
         match key {
-            "wtime" => p.wtime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.wtime),
-            "btime" => p.btime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.btime),
-            "winc" => p.winc = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.winc),
-            "binc" => p.binc = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.binc),
-            "movetime" => p.movetime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.movetime),
-            "movestogo" => p.movestogo = go_number(&mut p, args, i, 1, u64::MAX).or(p.movestogo),
-            "nodes" => p.nodes = go_number(&mut p, args, i, 1, u64::MAX).or(p.nodes),
+            "wtime" => p.limits.wtime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.wtime),
+            "btime" => p.limits.btime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.btime),
+            "winc" => p.limits.winc = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.winc),
+            "binc" => p.limits.binc = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.binc),
+            "movetime" => {
+                p.limits.movetime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.movetime)
+            }
+            "movestogo" => {
+                p.limits.movestogo = go_number(&mut p, args, i, 1, u64::MAX).or(p.limits.movestogo)
+            }
+            "nodes" => p.limits.nodes = go_number(&mut p, args, i, 1, u64::MAX).or(p.limits.nodes),
             "depth" => {
-                p.depth = go_number(&mut p, args, i, 1, max_depth)
+                p.limits.depth = go_number(&mut p, args, i, 1, max_depth)
                     .map(|n| n as i32)
-                    .or(p.depth)
+                    .or(p.limits.depth)
             }
             "mate" => {
-                p.mate = go_number(&mut p, args, i, 1, max_depth)
+                p.limits.mate = go_number(&mut p, args, i, 1, max_depth)
                     .map(|n| n as i32)
-                    .or(p.mate)
+                    .or(p.limits.mate)
             }
             "infinite" => {
-                p.infinite = true;
+                p.limits.infinite = true;
                 consumed = 1;
             }
             "ponder" => {
-                p.ponder = true;
+                p.limits.ponder = true;
                 consumed = 1;
             }
             "searchmoves" => {
@@ -828,22 +807,24 @@ mod tests {
         assert_eq!(
             p,
             GoParams {
-                wtime: Some(60_000),
-                btime: Some(59_000),
-                winc: Some(1000),
-                binc: Some(900),
-                movestogo: Some(20),
-                depth: Some(12),
-                nodes: Some(5000),
-                mate: Some(3),
-                movetime: Some(250),
-                infinite: true,
-                ponder: true,
+                limits: Limits {
+                    wtime: Some(60_000),
+                    btime: Some(59_000),
+                    winc: Some(1000),
+                    binc: Some(900),
+                    movestogo: Some(20),
+                    depth: Some(12),
+                    nodes: Some(5000),
+                    mate: Some(3),
+                    movetime: Some(250),
+                    infinite: true,
+                    ponder: true,
+                },
                 searchmoves: vec!["e2e4".into(), "d2d4".into()],
                 warnings: vec![],
             }
         );
-        let limits = p.limits();
+        let limits = p.limits.clone();
         assert_eq!(
             (limits.wtime, limits.depth, limits.mate),
             (Some(60_000), Some(12), Some(3))
@@ -876,17 +857,17 @@ mod tests {
             ]
         );
         assert_eq!(
-            (p.depth, p.nodes, p.wtime),
+            (p.limits.depth, p.limits.nodes, p.limits.wtime),
             (None, Some(1), Some(MAX_GO_MS))
         );
-        assert!(p.infinite);
+        assert!(p.limits.infinite);
         // A keyword where a value should be is the next parameter.
         let (p, w) = go_warnings("go movetime depth 3");
         assert_eq!(w, ["go: 'movetime' needs a value"]);
-        assert_eq!((p.movetime, p.depth), (None, Some(3)));
+        assert_eq!((p.limits.movetime, p.limits.depth), (None, Some(3)));
         let (p, w) = go_warnings("go depth 4 depth x");
         assert_eq!(w, ["go: depth 'x' is not a number"]);
-        assert_eq!(p.depth, Some(4));
+        assert_eq!(p.limits.depth, Some(4));
         // Warnings keep their place among the search moves.
         let (p, w) = go_warnings("go searchmoves e2e4 bogus foo depth 2 searchmoves d2d4");
         assert!(w.is_empty());
