@@ -60,10 +60,19 @@ fn uci_parse_is_consistent(line: String) -> Result<(), TestCaseError> {
             }
         }
         UciCommand::Go(p) => {
-            let ms = [p.wtime, p.btime, p.winc, p.binc, p.movetime];
+            let ms = [
+                p.limits.wtime,
+                p.limits.btime,
+                p.limits.winc,
+                p.limits.binc,
+                p.limits.movetime,
+            ];
             prop_assert!(ms.iter().flatten().all(|&t| t <= MAX_GO_MS));
-            prop_assert!([p.movestogo, p.nodes].iter().flatten().all(|&n| n >= 1));
-            let depths = [p.depth, p.mate];
+            prop_assert!([p.limits.movestogo, p.limits.nodes]
+                .iter()
+                .flatten()
+                .all(|&n| n >= 1));
+            let depths = [p.limits.depth, p.limits.mate];
             prop_assert!(depths.iter().flatten().all(|d| (1..=MAX_DEPTH).contains(d)));
             prop_assert!(single_words(&p.searchmoves));
             prop_assert!(p.warnings.iter().all(|(at, _)| *at <= p.searchmoves.len()));
