@@ -15,13 +15,16 @@
 pub mod bench;
 pub mod book;
 pub mod cli;
+pub mod data;
 pub mod datagen;
 pub mod genfens;
 pub mod horizon;
+pub mod packed;
 pub mod perft;
 pub mod progress;
 pub mod qtree;
 pub mod solve;
+pub mod train;
 pub mod tune;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND};
