@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use lull::tools::{bench, book, datagen, genfens, horizon, perft, qtree, solve, tune};
+use lull::tools::{bench, book, data, datagen, genfens, horizon, perft, qtree, solve, train, tune};
 
 #[derive(Parser)]
 #[command(
@@ -50,6 +50,12 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Polyglot opening books: build one from PGN games, list the book moves of a position.
     Book(book::BookArgs),
+    /// Training data for `lull train`: pack text data into 32-byte records, merge and
+    /// shuffle shards into a training and a validation file.
+    Data(data::DataArgs),
+    /// Train the (768 -> N) x 2 -> 1 SCReLU network on packed positions and write it
+    /// quantised (`.nnue`, see docs/nnue.md).
+    Train(train::TrainArgs),
 }
 
 /// Lets a closed standard output end the process quietly, as it ends `cat` or `grep`: so that
@@ -105,5 +111,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Book(args)) => book::run(args),
+        Some(Command::Data(args)) => data::run(args),
+        Some(Command::Train(args)) => train::run(args),
     }
 }

@@ -12,7 +12,8 @@
 //! plies. Games end by the rules (mate, stalemate, repetition, fifty moves, insufficient
 //! material) or by adjudication on the scores, as match tools do. Every game has its own
 //! random generator (from the seed and its number) and a cleared engine, so the output is the
-//! same for a seed whatever the number of threads.
+//! same for a seed whatever the number of threads. With `--format bin` the positions are
+//! written as the 32-byte records of [`crate::tools::packed`] instead, for `lull train`.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -28,6 +29,7 @@ use crate::position::Position;
 use crate::search::Engine;
 use crate::time::Limits;
 use crate::tools::cli::{fail, warn_skipped};
+use crate::tools::packed::PackedRecord;
 use crate::tools::progress::progress_bar;
 
 /// Settings of a data-generation run.
@@ -121,6 +123,33 @@ impl GameRecord {
             .iter()
             .map(|(fen, score, _)| format!("{fen} | {:.1} | {score}", self.result))
     }
+
+    /// The packed records of this game (a FEN that does not read back, which cannot happen
+    /// for positions the game played, is left out).
+    pub fn records(&self) -> impl Iterator<Item = PackedRecord> + '_ {
+        self.positions.iter().filter_map(|(fen, score, _)| {
+            let board = crate::position::parse_fen(fen).ok()?;
+            Some(PackedRecord::encode(&board, self.result, *score))
+        })
+    }
+
+    /// Writes the positions of this game to `out` in `format`.
+    pub fn write(&self, out: &mut impl Write, format: DataFormat) -> io::Result<()> {
+        match format {
+            DataFormat::Text => self.lines().try_for_each(|line| writeln!(out, "{line}")),
+            DataFormat::Bin => self.records().try_for_each(|r| out.write_all(&r.0)),
+        }
+    }
+}
+
+/// How `lull datagen` writes its positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DataFormat {
+    /// Text lines, `<FEN> | <result> | <score>` (for `lull tune`).
+    #[default]
+    Text,
+    /// 32-byte packed records ([`crate::tools::packed`], for `lull train`).
+    Bin,
 }
 
 /// Totals of a run.
@@ -304,12 +333,23 @@ pub fn play_game(
 }
 
 /// Plays `config.games` games from `starts` (one drawn at random per game; the start position
-/// when empty) on `config.threads` threads and writes their positions to `out` in game order.
-/// `on_game` is called after each game is written, in order.
+/// when empty) on `config.threads` threads and writes their positions to `out` in game order,
+/// as text lines. `on_game` is called after each game is written, in order.
 pub fn datagen(
     config: &DatagenConfig,
     starts: &[Position],
     out: &mut impl Write,
+    on_game: impl FnMut(&GameRecord, &DatagenSummary),
+) -> io::Result<DatagenSummary> {
+    datagen_as(config, starts, out, DataFormat::Text, on_game)
+}
+
+/// As [`datagen`], writing the positions in `format`.
+pub fn datagen_as(
+    config: &DatagenConfig,
+    starts: &[Position],
+    out: &mut impl Write,
+    format: DataFormat,
     mut on_game: impl FnMut(&GameRecord, &DatagenSummary),
 ) -> io::Result<DatagenSummary> {
     let default_start = [Position::startpos()];
@@ -352,13 +392,10 @@ pub fn datagen(
             while let Some(record) = pending.remove(&expected) {
                 expected += 1;
                 if failure.is_none() {
-                    for line in record.lines() {
-                        if let Err(e) = writeln!(out, "{line}") {
-                            failure = Some(e);
-                            // Stop the workers at their next game.
-                            next.store(config.games, Ordering::Relaxed);
-                            break;
-                        }
+                    if let Err(e) = record.write(out, format) {
+                        failure = Some(e);
+                        // Stop the workers at their next game.
+                        next.store(config.games, Ordering::Relaxed);
                     }
                 }
                 summary.add(&record);
@@ -403,6 +440,10 @@ pub struct DatagenArgs {
     /// Hash per engine, in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
+    /// Output format: text lines (for `lull tune`) or 32-byte packed records (for `lull
+    /// train`).
+    #[arg(long, value_enum, default_value_t = DataFormat::Text)]
+    pub format: DataFormat,
 }
 
 /// `lull datagen`: plays the games with a progress bar, writes the positions and prints the
@@ -451,7 +492,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     // 2. Play, with a progress bar.
     let bar = progress_bar(args.games, "{pos}/{len} games");
     let mut out = std::io::BufWriter::new(file);
-    let outcome = datagen(&config, &starts, &mut out, |_, summary| {
+    let outcome = datagen_as(&config, &starts, &mut out, args.format, |_, summary| {
         bar.set_message(format!(
             "+{} ={} -{}, {} positions",
             summary.results[0], summary.results[1], summary.results[2], summary.positions
@@ -520,6 +561,17 @@ mod tests {
         };
         datagen(&config2, &[], &mut again, |_, _| {}).unwrap();
         assert_eq!(String::from_utf8(again).unwrap(), text);
+        // The binary format holds the same positions, results and scores.
+        let mut bin = Vec::new();
+        datagen_as(&config, &[], &mut bin, DataFormat::Bin, |_, _| {}).unwrap();
+        let records = crate::tools::packed::records_from_bytes(&bin).unwrap();
+        assert_eq!(records.len(), lines.len());
+        for (record, line) in records.iter().zip(&lines) {
+            let (fen, result, score) = fields(line);
+            let (board, r, s) = record.decode().unwrap();
+            assert_eq!(board, crate::position::parse_fen(&fen).unwrap(), "{line}");
+            assert_eq!((r, s), (result, score), "{line}");
+        }
     }
 
     #[test]

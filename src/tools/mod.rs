@@ -3,7 +3,9 @@
 //! a test suite such as Win At Chess), `lull horizon` (show the horizon effect by searching
 //! one position with and without the quiescence search), `lull qtree` (draw a quiescence
 //! search tree), `lull datagen` (self-play training positions), `lull tune` (fit the
-//! evaluation weights to them), `lull book` (build and probe Polyglot books) and [`genfens`]
+//! evaluation weights to them), `lull data` (pack, merge and shuffle training data, in the
+//! 32-byte records of [`packed`]), `lull train` (train the network of docs/nnue.md), `lull
+//! book` (build and probe Polyglot books) and [`genfens`]
 //! (OpenBench's opening generator, run from command lines given as arguments). Each tool
 //! owns its command-line arguments (a clap `Args` type) and a `run` that carries the command
 //! out; the work itself is done by library functions that return their results as data, plus
@@ -15,13 +17,16 @@
 pub mod bench;
 pub mod book;
 pub mod cli;
+pub mod data;
 pub mod datagen;
 pub mod genfens;
 pub mod horizon;
+pub mod packed;
 pub mod perft;
 pub mod progress;
 pub mod qtree;
 pub mod solve;
+pub mod train;
 pub mod tune;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND};

@@ -1,0 +1,1176 @@
+//! `lull train`: trains the (768 -> N) x 2 -> 1 SCReLU network of docs/nnue.md on packed
+//! positions ([`crate::tools::packed`]) and writes it quantised in the `.nnue` format that
+//! the engine reads.
+//!
+//! The float model, the targets and the quantisation follow the shared specification
+//! exactly: features `(colour == perspective ? 0 : 384) + type * 64 + square` (the square
+//! flipped vertically for Black's perspective), `out = b2 + W2 · [a(h_us), a(h_them)]` with
+//! `a(x) = clamp(x, 0, 1)^2`, the target `lambda * result + (1 - lambda) * sigmoid(cp / 400)`
+//! from the side to move's view, and the loss `(sigmoid(out) - target)^2` averaged over the
+//! batch. The optimiser is AdamW (decoupled weight decay on the weights, not the biases);
+//! every parameter is clipped to ±1.98 after each step.
+//!
+//! Training is data-parallel: each batch is split into one contiguous shard per thread, each
+//! thread accumulates its gradient in its own buffer (sparsely: only the rows of W1 of the
+//! active features are touched), and the buffers are summed in thread order, so a run is
+//! deterministic for a seed and a thread count.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use cozy_chess::Color;
+
+use crate::tools::cli::fail;
+use crate::tools::data::{read_any, shuffle};
+use crate::tools::datagen::Rng;
+use crate::tools::packed::PackedRecord;
+use crate::tools::progress::progress_bar;
+
+/// Input features per perspective: 2 colours x 6 piece types x 64 squares.
+pub const INPUTS: usize = 768;
+/// Quantisation of the first layer (and of the accumulator's clamp: 1.0 -> QA).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// The output times SCALE is the evaluation in centipawns.
+pub const SCALE: i32 = 400;
+/// Every parameter is clipped to ±CLIP after each optimiser step.
+pub const CLIP: f32 = 1.98;
+/// The `.nnue` magic.
+pub const NNUE_MAGIC: &[u8; 8] = b"LULLNNUE";
+/// The `.nnue` format version.
+pub const NNUE_VERSION: u32 = 1;
+/// The float checkpoint magic.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"LULLCKPT";
+/// Bytes of the `.nnue` header: magic, version, N, QA, QB, SCALE.
+pub const NNUE_HEADER: usize = 28;
+
+/// The size in bytes of a `.nnue` file with `hidden` neurons per accumulator.
+pub fn nnue_size(hidden: usize) -> usize {
+    NNUE_HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The active features of a record: the side to move's and the other side's (at most 32
+/// each, in the same order).
+#[derive(Clone, Copy, Debug)]
+pub struct Features {
+    /// The side to move's features.
+    pub us: [u16; 32],
+    /// The other side's features.
+    pub them: [u16; 32],
+    /// How many of each.
+    pub len: usize,
+}
+
+impl Features {
+    /// The features of `record` (see the module header).
+    #[inline]
+    pub fn of(record: &PackedRecord) -> Self {
+        let stm = record.side_to_move() as usize;
+        let mut f = Features {
+            us: [0; 32],
+            them: [0; 32],
+            len: 0,
+        };
+        for (sq, color, kind) in record.pieces().take(32) {
+            let white = (usize::from(color != 0)) * 384 + kind * 64 + sq;
+            let black = (usize::from(color != 1)) * 384 + kind * 64 + (sq ^ 56);
+            let (us, them) = if stm == 0 {
+                (white, black)
+            } else {
+                (black, white)
+            };
+            f.us[f.len] = us as u16;
+            f.them[f.len] = them as u16;
+            f.len += 1;
+        }
+        f
+    }
+}
+
+/// The training target of `record` from the side to move's view (see the module header).
+#[inline]
+pub fn target(record: &PackedRecord, wdl: f32) -> f32 {
+    let white = record.side_to_move() == Color::White;
+    let cp = f32::from(record.score());
+    let cp = if white { cp } else { -cp };
+    let r = f32::from(record.result()) / 2.0;
+    let r = if white { r } else { 1.0 - r };
+    wdl * r + (1.0 - wdl) * sigmoid(cp / SCALE as f32)
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The float network: all parameters in one vector, `W1` (feature-major, `768 * N`), `b1`
+/// (`N`), `W2` (`2 * N`: the side to move's accumulator, then the other's) and `b2`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// Neurons per accumulator.
+    pub hidden: usize,
+    /// The parameters, in the order above.
+    pub params: Vec<f32>,
+}
+
+impl Network {
+    /// The number of parameters of a network with `hidden` neurons per accumulator.
+    pub fn param_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// A fresh network: W1 uniform in ±1/sqrt(32) / 2 (about the size that keeps the
+    /// accumulators of 32 pieces in SCReLU's active range), W2 uniform in ±1/sqrt(2N), biases
+    /// zero; drawn from `seed`.
+    pub fn new(hidden: usize, seed: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |bound: f32| {
+            let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * u - 1.0) * bound
+        };
+        let mut params = vec![0.0; Self::param_count(hidden)];
+        let w1_bound = 0.5 / (32f32).sqrt();
+        let w2_bound = 1.0 / ((2 * hidden) as f32).sqrt();
+        for p in &mut params[..INPUTS * hidden] {
+            *p = uniform(w1_bound);
+        }
+        let w2 = INPUTS * hidden + hidden;
+        for p in &mut params[w2..w2 + 2 * hidden] {
+            *p = uniform(w2_bound);
+        }
+        Self { hidden, params }
+    }
+
+    /// Where `b1` starts.
+    fn b1_at(&self) -> usize {
+        INPUTS * self.hidden
+    }
+
+    /// Where `W2` starts.
+    fn w2_at(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+
+    /// Where `b2` is.
+    fn b2_at(&self) -> usize {
+        self.params.len() - 1
+    }
+
+    /// The accumulator of a perspective: `b1` plus the rows of its features.
+    #[inline]
+    fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
+        let n = self.hidden;
+        acc.copy_from_slice(&self.params[self.b1_at()..self.b1_at() + n]);
+        for &f in features {
+            let row = &self.params[f as usize * n..f as usize * n + n];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output (before `* SCALE`) of the network for the side to move, with the two
+    /// accumulators left in `acc_us` and `acc_them`.
+    #[inline]
+    fn forward_into(&self, f: &Features, acc_us: &mut [f32], acc_them: &mut [f32]) -> f32 {
+        let n = self.hidden;
+        self.accumulate(&f.us[..f.len], acc_us);
+        self.accumulate(&f.them[..f.len], acc_them);
+        let w2 = &self.params[self.w2_at()..self.w2_at() + 2 * n];
+        self.params[self.b2_at()] + screlu_dot(acc_us, &w2[..n]) + screlu_dot(acc_them, &w2[n..])
+    }
+
+    /// The output (before `* SCALE`) for the side to move of `record`.
+    pub fn forward(&self, record: &PackedRecord) -> f32 {
+        let mut us = vec![0.0; self.hidden];
+        let mut them = vec![0.0; self.hidden];
+        self.forward_into(&Features::of(record), &mut us, &mut them)
+    }
+
+    /// The evaluation in centipawns for the side to move of `record` (`out * SCALE`).
+    pub fn eval_cp(&self, record: &PackedRecord) -> f32 {
+        self.forward(record) * SCALE as f32
+    }
+
+    /// The quantised network in the `.nnue` format (docs/nnue.md), [`nnue_size`] bytes.
+    pub fn nnue_bytes(&self) -> Vec<u8> {
+        let n = self.hidden;
+        let mut out = Vec::with_capacity(nnue_size(n));
+        out.extend_from_slice(NNUE_MAGIC);
+        for v in [NNUE_VERSION, n as u32, QA as u32, QB as u32, SCALE as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let q = |x: f32, s: i32| ((x * s as f32).round() as i16).to_le_bytes();
+        for &w in &self.params[..self.w2_at()] {
+            out.extend_from_slice(&q(w, QA));
+        }
+        for &w in &self.params[self.w2_at()..self.b2_at()] {
+            out.extend_from_slice(&q(w, QB));
+        }
+        let b2 = (self.params[self.b2_at()] * (QA * QB) as f32).round() as i32;
+        out.extend_from_slice(&b2.to_le_bytes());
+        out
+    }
+}
+
+/// `sum_j clamp(x[j], 0, 1)^2 * w[j]`, in eight lanes (so that it vectorises).
+#[inline]
+fn screlu_dot(x: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let xs = x.chunks_exact(8);
+    let ws = w.chunks_exact(8);
+    let tail: f32 = xs
+        .remainder()
+        .iter()
+        .zip(ws.remainder())
+        .map(|(&x, &w)| screlu(x) * w)
+        .sum();
+    for (xc, wc) in xs.zip(ws) {
+        for k in 0..8 {
+            lanes[k] += screlu(xc[k]) * wc[k];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// SCReLU: `clamp(x, 0, 1)^2`.
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// One thread's scratch space and gradient.
+struct Worker {
+    grad: Vec<f32>,
+    acc_us: Vec<f32>,
+    acc_them: Vec<f32>,
+    d_us: Vec<f32>,
+    d_them: Vec<f32>,
+}
+
+impl Worker {
+    fn new(net: &Network) -> Self {
+        let n = net.hidden;
+        Self {
+            grad: vec![0.0; net.params.len()],
+            acc_us: vec![0.0; n],
+            acc_them: vec![0.0; n],
+            d_us: vec![0.0; n],
+            d_them: vec![0.0; n],
+        }
+    }
+
+    /// Adds the gradient of the summed loss of `records` to `self.grad` (scaled by
+    /// `scale`); returns the summed loss.
+    fn gradient(
+        &mut self,
+        net: &Network,
+        records: impl Iterator<Item = PackedRecord>,
+        wdl: f32,
+        scale: f32,
+    ) -> f64 {
+        let n = net.hidden;
+        let (b1_at, w2_at, b2_at) = (net.b1_at(), net.w2_at(), net.b2_at());
+        let mut loss = 0.0f64;
+        for record in records {
+            let f = Features::of(&record);
+            let out = net.forward_into(&f, &mut self.acc_us, &mut self.acc_them);
+            let p = sigmoid(out);
+            let t = target(&record, wdl);
+            loss += f64::from((p - t) * (p - t));
+            // d loss / d out.
+            let g = 2.0 * (p - t) * p * (1.0 - p) * scale;
+            self.grad[b2_at] += g;
+            let w2 = &net.params[w2_at..b2_at];
+            let (gw2_us, gw2_them) = self.grad[w2_at..b2_at].split_at_mut(n);
+            backward_output(g, &self.acc_us, &w2[..n], gw2_us, &mut self.d_us);
+            backward_output(g, &self.acc_them, &w2[n..], gw2_them, &mut self.d_them);
+            for ((gb, du), dt) in self.grad[b1_at..b1_at + n]
+                .iter_mut()
+                .zip(&self.d_us)
+                .zip(&self.d_them)
+            {
+                *gb += du + dt;
+            }
+            // Only the rows of the active features.
+            for (features, d) in [
+                (&f.us[..f.len], &self.d_us),
+                (&f.them[..f.len], &self.d_them),
+            ] {
+                for &feature in features {
+                    let row = &mut self.grad[feature as usize * n..feature as usize * n + n];
+                    for (gw, dv) in row.iter_mut().zip(d.iter()) {
+                        *gw += dv;
+                    }
+                }
+            }
+        }
+        loss
+    }
+}
+
+/// The output layer's backward pass for one accumulator: `gw2 += g * a(acc)` and
+/// `d = g * w2 * a'(acc)` (the gradient at the accumulator).
+#[inline]
+fn backward_output(g: f32, acc: &[f32], w2: &[f32], gw2: &mut [f32], d: &mut [f32]) {
+    for (((&x, &w), gw), dv) in acc.iter().zip(w2).zip(gw2.iter_mut()).zip(d.iter_mut()) {
+        let c = x.clamp(0.0, 1.0);
+        *gw += g * c * c;
+        // a'(x) = 2x inside (0, 1), 0 outside; 2c is that (c is 0 or 1 outside, and the
+        // derivative at 1 is taken as 0).
+        let inside = if x > 0.0 && x < 1.0 { 2.0 * c } else { 0.0 };
+        *dv = g * w * inside;
+    }
+}
+
+/// The learning-rate schedule.
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
+pub enum LrSchedule {
+    /// Multiply by `--lr-gamma` every `--lr-drop-epochs` epochs.
+    Step,
+    /// Cosine from `--lr` down to near zero at the last epoch.
+    Cosine,
+}
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Epochs in all (a resumed run goes on to this epoch).
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// The learning rate of the first epoch.
+    pub lr: f32,
+    /// The schedule.
+    pub schedule: LrSchedule,
+    /// Step schedule: epochs between drops.
+    pub lr_drop_epochs: usize,
+    /// Step schedule: the factor of each drop.
+    pub lr_gamma: f32,
+    /// The weight of the game result in the target (lambda).
+    pub wdl: f32,
+    /// AdamW's decoupled weight decay (weights only).
+    pub weight_decay: f32,
+    /// Threads.
+    pub threads: usize,
+    /// Seed of the initial weights and of each epoch's order.
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        Self {
+            epochs: 12,
+            batch: 16384,
+            lr: 0.001,
+            schedule: LrSchedule::Step,
+            lr_drop_epochs: 5,
+            lr_gamma: 0.3,
+            wdl: 0.3,
+            weight_decay: 0.01,
+            threads: 1,
+            seed: 1,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// The learning rate of epoch `epoch` (1-based).
+    pub fn lr_at(&self, epoch: usize) -> f32 {
+        let e = epoch.saturating_sub(1);
+        match self.schedule {
+            LrSchedule::Step => {
+                self.lr * self.lr_gamma.powi((e / self.lr_drop_epochs.max(1)) as i32)
+            }
+            LrSchedule::Cosine => {
+                let x = e as f32 / self.epochs.max(1) as f32;
+                self.lr * 0.5 * (1.0 + (std::f32::consts::PI * x).cos())
+            }
+        }
+    }
+}
+
+/// The trainer: the network, AdamW's moments and how far it has got.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trainer {
+    /// The network.
+    pub net: Network,
+    /// First moments.
+    m: Vec<f32>,
+    /// Second moments.
+    v: Vec<f32>,
+    /// Optimiser steps taken.
+    pub step: u64,
+    /// Epochs completed.
+    pub epoch: usize,
+}
+
+/// What one epoch did.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    /// The epoch (1-based).
+    pub epoch: usize,
+    /// Its learning rate.
+    pub lr: f32,
+    /// The mean training loss over the epoch (with the weights as they were at each batch).
+    pub loss: f64,
+    /// Positions trained on.
+    pub positions: usize,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+impl Trainer {
+    /// A trainer with a fresh network (see [`Network::new`]).
+    pub fn new(hidden: usize, seed: u64) -> Self {
+        let net = Network::new(hidden, seed);
+        let len = net.params.len();
+        Self {
+            net,
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            step: 0,
+            epoch: 0,
+        }
+    }
+
+    /// One epoch over `data` (in an order drawn from the seed and the epoch number), calling
+    /// `on_batch(positions done, mean loss so far)` after each step.
+    pub fn train_epoch(
+        &mut self,
+        config: &TrainConfig,
+        data: &[PackedRecord],
+        mut on_batch: impl FnMut(usize, f64),
+    ) -> EpochReport {
+        let start = Instant::now();
+        let epoch = self.epoch + 1;
+        let lr = config.lr_at(epoch);
+        let mut order: Vec<u32> = (0..data.len() as u32).collect();
+        shuffle(
+            &mut order,
+            config.seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        let threads = config.threads.max(1);
+        let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(&self.net)).collect();
+        let mut loss_sum = 0.0;
+        let mut done = 0;
+        for batch in order.chunks(config.batch.max(1)) {
+            let scale = 1.0 / batch.len() as f32;
+            let shard = batch.len().div_ceil(threads);
+            let net = &self.net;
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = workers
+                    .iter_mut()
+                    .zip(batch.chunks(shard))
+                    .map(|(w, part)| {
+                        w.grad.iter_mut().for_each(|g| *g = 0.0);
+                        let records = part.iter().map(|&i| data[i as usize]);
+                        scope.spawn(move || w.gradient(net, records, config.wdl, scale))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(f64::NAN))
+                    .collect()
+            });
+            loss_sum += losses.iter().sum::<f64>();
+            // Sum the gradients in thread order (deterministic), into the first buffer.
+            let used = batch.chunks(shard).count();
+            let (first, rest) = workers.split_at_mut(1);
+            for w in &rest[..used - 1] {
+                for (g, o) in first[0].grad.iter_mut().zip(&w.grad) {
+                    *g += o;
+                }
+            }
+            self.adamw(&first[0].grad, lr, config.weight_decay);
+            done += batch.len();
+            on_batch(done, loss_sum / done as f64);
+        }
+        self.epoch = epoch;
+        EpochReport {
+            epoch,
+            lr,
+            loss: if done == 0 {
+                0.0
+            } else {
+                loss_sum / done as f64
+            },
+            positions: done,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// One AdamW step (beta1 0.9, beta2 0.999, decay on the weights only), then the clip.
+    fn adamw(&mut self, grad: &[f32], lr: f32, weight_decay: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.step += 1;
+        let t = self.step as i32;
+        let lr_t = lr * (1.0 - B2.powi(t)).sqrt() / (1.0 - B1.powi(t));
+        let b1_at = self.net.b1_at();
+        let (w2_at, b2_at) = (self.net.w2_at(), self.net.b2_at());
+        for (i, (((p, m), v), &g)) in self
+            .net
+            .params
+            .iter_mut()
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+            .zip(grad)
+            .enumerate()
+        {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            let decay = if i < b1_at || (w2_at..b2_at).contains(&i) {
+                lr * weight_decay * *p
+            } else {
+                0.0
+            };
+            *p = (*p - lr_t * *m / (v.sqrt() + EPS) - decay).clamp(-CLIP, CLIP);
+        }
+    }
+
+    /// The float checkpoint: magic, version, N, epochs done, steps, then the parameters and
+    /// both moments as f32, little-endian.
+    pub fn checkpoint_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 + 12 * self.net.params.len());
+        out.extend_from_slice(CHECKPOINT_MAGIC);
+        out.extend_from_slice(&1u32.to_le_bytes());
+        out.extend_from_slice(&(self.net.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
+        out.extend_from_slice(&self.step.to_le_bytes());
+        for part in [&self.net.params, &self.m, &self.v] {
+            for x in part.iter() {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a checkpoint written by [`Trainer::checkpoint_bytes`]; the error says what is
+    /// wrong.
+    pub fn from_checkpoint_bytes(bytes: &[u8]) -> Result<Self, String> {
+        if bytes.len() < 28 || &bytes[..8] != CHECKPOINT_MAGIC {
+            return Err("not a Lull training checkpoint".to_string());
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        if u32_at(8) != 1 {
+            return Err(format!("checkpoint version {} (expected 1)", u32_at(8)));
+        }
+        let hidden = u32_at(12) as usize;
+        if !(1..=1 << 16).contains(&hidden) {
+            return Err(format!("hidden size {hidden} out of range"));
+        }
+        let epoch = u32_at(16) as usize;
+        let mut step = [0u8; 8];
+        step.copy_from_slice(&bytes[20..28]);
+        let len = Network::param_count(hidden);
+        if bytes.len() != 28 + 12 * len {
+            return Err(format!(
+                "checkpoint of {} bytes, expected {} for N = {hidden}",
+                bytes.len(),
+                28 + 12 * len
+            ));
+        }
+        let floats: Vec<f32> = bytes[28..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(Self {
+            net: Network {
+                hidden,
+                params: floats[..len].to_vec(),
+            },
+            m: floats[len..2 * len].to_vec(),
+            v: floats[2 * len..].to_vec(),
+            step: u64::from_le_bytes(step),
+            epoch,
+        })
+    }
+}
+
+/// The mean loss of `net` on `data` (the spec's loss), on `threads` threads.
+pub fn loss(net: &Network, data: &[PackedRecord], wdl: f32, threads: usize) -> f64 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let shard = data.len().div_ceil(threads.max(1));
+    let sums: Vec<f64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = data
+            .chunks(shard)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut us = vec![0.0; net.hidden];
+                    let mut them = vec![0.0; net.hidden];
+                    part.iter()
+                        .map(|r| {
+                            let p = sigmoid(net.forward_into(&Features::of(r), &mut us, &mut them));
+                            let t = target(r, wdl);
+                            f64::from((p - t) * (p - t))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .collect()
+    });
+    sums.iter().sum::<f64>() / data.len() as f64
+}
+
+/// Arguments of `lull train`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TrainArgs {
+    /// Training data: packed records (`lull data merge`, `datagen --format bin`) or text lines.
+    pub data: PathBuf,
+    /// The quantised network to write at the end.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Validation data (e.g. the `.valid` file of `lull data merge`).
+    #[arg(long, value_name = "FILE")]
+    pub valid: Option<PathBuf>,
+    /// Neurons per accumulator (N) [default: 128, or the checkpoint's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hidden: Option<u32>,
+    /// Epochs in all (a resumed run goes on up to this epoch).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    pub epochs: u32,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: u32,
+    /// Learning rate of the first epoch.
+    #[arg(long, default_value_t = 0.001, value_parser = positive)]
+    pub lr: f32,
+    /// Learning-rate schedule.
+    #[arg(long, value_enum, default_value_t = LrSchedule::Step)]
+    pub lr_schedule: LrSchedule,
+    /// Step schedule: epochs between drops.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lr_drop_epochs: u32,
+    /// Step schedule: factor of each drop.
+    #[arg(long, default_value_t = 0.3, value_parser = unit)]
+    pub lr_gamma: f32,
+    /// Weight of the game result in the target (lambda; 0 = score only, 1 = result only).
+    #[arg(long, default_value_t = 0.3, value_parser = unit)]
+    pub wdl: f32,
+    /// AdamW's weight decay (weights only, not biases).
+    #[arg(long, default_value_t = 0.01, value_parser = unit)]
+    pub weight_decay: f32,
+    /// Threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Seed of the initial weights and of each epoch's order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory for a float checkpoint (`lull-<N>-<epoch>.ckpt`) and a quantised network
+    /// (`lull-<N>-<epoch>.nnue`) after every epoch.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Go on from a float checkpoint (weights, optimiser state and epoch).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
+/// A number > 0.
+fn positive(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{text}' is not a positive number")),
+    }
+}
+
+/// A number in [0, 1].
+fn unit(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number in [0, 1]")),
+    }
+}
+
+/// Writes `bytes` to `path` (whole, through a temporary name so that a reader never sees half
+/// a file).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut out = BufWriter::new(
+        File::create(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?,
+    );
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    drop(out);
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `lull train`: exit code 2 for unreadable data, checkpoint or a bad argument, 1 when a
+/// file cannot be written.
+pub fn run(args: TrainArgs) -> ExitCode {
+    let threads = args.threads.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let config = TrainConfig {
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
+        lr: args.lr,
+        schedule: args.lr_schedule,
+        lr_drop_epochs: args.lr_drop_epochs as usize,
+        lr_gamma: args.lr_gamma,
+        wdl: args.wdl,
+        weight_decay: args.weight_decay,
+        threads,
+        seed: args.seed,
+    };
+    // 1. The trainer: fresh or from a checkpoint.
+    let mut trainer = match &args.resume {
+        Some(path) => {
+            let mut bytes = Vec::new();
+            let read = File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
+            if let Err(e) = read {
+                return fail(2, format!("cannot read {}: {e}", path.display()));
+            }
+            match Trainer::from_checkpoint_bytes(&bytes) {
+                Ok(t) => t,
+                Err(e) => return fail(2, format!("{}: {e}", path.display())),
+            }
+        }
+        None => Trainer::new(args.hidden.unwrap_or(128) as usize, args.seed),
+    };
+    let hidden = trainer.net.hidden;
+    if args.hidden.is_some_and(|n| n as usize != hidden) {
+        return fail(
+            2,
+            format!(
+                "--hidden {} but the checkpoint has N = {hidden}",
+                args.hidden.unwrap_or(0)
+            ),
+        );
+    }
+    // 2. The data.
+    let data = match read_any(&args.data) {
+        Ok(d) if d.is_empty() => return fail(2, format!("{}: no position", args.data.display())),
+        Ok(d) => d,
+        Err(e) => return fail(2, e),
+    };
+    let valid = match &args.valid {
+        Some(path) => match read_any(path) {
+            Ok(d) => d,
+            Err(e) => return fail(2, e),
+        },
+        None => Vec::new(),
+    };
+    if let Some(dir) = &args.checkpoint_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return fail(2, format!("cannot create {}: {e}", dir.display()));
+        }
+    }
+    eprintln!(
+        "train: (768 -> {hidden}) x 2 -> 1, {} positions ({} validation), batch {}, lr {} ({:?}), wdl {}, {} thread(s), seed {}",
+        data.len(),
+        valid.len(),
+        config.batch,
+        config.lr,
+        config.schedule,
+        config.wdl,
+        threads,
+        config.seed
+    );
+    if trainer.epoch >= config.epochs {
+        eprintln!("the checkpoint has done {} epochs already", trainer.epoch);
+    }
+    // 3. The epochs.
+    while trainer.epoch < config.epochs {
+        let bar = progress_bar(data.len() as u64, "{pos}/{len} positions");
+        let epoch = trainer.epoch + 1;
+        bar.set_message(format!("epoch {epoch}"));
+        let report = trainer.train_epoch(&config, &data, |done, loss| {
+            bar.set_position(done as u64);
+            bar.set_message(format!("epoch {epoch} loss {loss:.6}"));
+        });
+        bar.finish_and_clear();
+        let valid_loss = if valid.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.6}", loss(&trainer.net, &valid, config.wdl, threads))
+        };
+        println!(
+            "epoch {:>3}/{}  lr {:.2e}  train loss {:.6}  valid loss {valid_loss}  {:.0} pos/s  {:.1} s",
+            report.epoch,
+            config.epochs,
+            report.lr,
+            report.loss,
+            report.positions as f64 / report.seconds.max(1e-9),
+            report.seconds
+        );
+        if let Some(dir) = &args.checkpoint_dir {
+            let stem = dir.join(format!("lull-{hidden}-{}", report.epoch));
+            for (ext, bytes) in [
+                ("ckpt", trainer.checkpoint_bytes()),
+                ("nnue", trainer.net.nnue_bytes()),
+            ] {
+                if let Err(e) = write_file(&stem.with_extension(ext), &bytes) {
+                    return fail(1, e);
+                }
+            }
+        }
+    }
+    // 4. The network.
+    if let Err(e) = write_file(&args.output, &trainer.net.nnue_bytes()) {
+        return fail(1, e);
+    }
+    println!("network written to {}", args.output.display());
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{parse_fen, Position};
+    use crate::tools::datagen::random_opening;
+    use cozy_chess::Piece;
+
+    /// `n` positions from random games, scored by material (White's view), the result the
+    /// side ahead by more than a pawn winning.
+    pub(super) fn material_data(n: usize, seed: u64) -> Vec<PackedRecord> {
+        let mut rng = Rng::new(seed);
+        let start = Position::startpos();
+        (0..n)
+            .map(|_| {
+                let plies = 8 + rng.below(80);
+                let pos = random_opening(&start, plies, &mut rng);
+                let b = pos.board();
+                let values = [100, 300, 300, 500, 900, 0];
+                let mut score = 0;
+                for (piece, v) in Piece::ALL.iter().zip(values) {
+                    score += v * b.colored_pieces(Color::White, *piece).len() as i32;
+                    score -= v * b.colored_pieces(Color::Black, *piece).len() as i32;
+                }
+                let result = if score > 100 {
+                    1.0
+                } else if score < -100 {
+                    0.0
+                } else {
+                    0.5
+                };
+                PackedRecord::encode(b, result, score)
+            })
+            .collect()
+    }
+
+    fn small_config() -> TrainConfig {
+        TrainConfig {
+            epochs: 6,
+            batch: 64,
+            lr: 0.01,
+            threads: 2,
+            lr_drop_epochs: 4,
+            ..TrainConfig::default()
+        }
+    }
+
+    /// A network trained a few epochs on material (realistic weights for the checks below).
+    fn trained(hidden: usize) -> (Trainer, Vec<PackedRecord>) {
+        let data = material_data(2000, 9);
+        let config = small_config();
+        let mut trainer = Trainer::new(hidden, 3);
+        for _ in 0..config.epochs {
+            trainer.train_epoch(&config, &data[..1800], |_, _| {});
+        }
+        (trainer, data)
+    }
+
+    #[test]
+    fn training_on_material_lowers_the_loss() {
+        let data = material_data(2000, 9);
+        let (train, valid) = data.split_at(1800);
+        let config = small_config();
+        let mut trainer = Trainer::new(32, 3);
+        let before = (
+            loss(&trainer.net, train, 0.3, 2),
+            loss(&trainer.net, valid, 0.3, 1),
+        );
+        let mut reports = Vec::new();
+        for _ in 0..config.epochs {
+            reports.push(trainer.train_epoch(&config, train, |_, _| {}));
+        }
+        let after = (
+            loss(&trainer.net, train, 0.3, 2),
+            loss(&trainer.net, valid, 0.3, 1),
+        );
+        assert!(after.0 < 0.5 * before.0, "{before:?} -> {after:?}");
+        assert!(after.1 < 0.5 * before.1, "{before:?} -> {after:?}");
+        assert!(
+            reports.last().unwrap().loss < reports[0].loss,
+            "{reports:?}"
+        );
+        assert_eq!(trainer.epoch, 6);
+        assert_eq!(reports[0].positions, 1800);
+        // Every parameter stays clipped.
+        assert!(trainer.net.params.iter().all(|p| p.abs() <= CLIP));
+        // It learnt material: a queen up is a big plus for the side to move, and for the
+        // other side a big minus.
+        let up = PackedRecord::encode(
+            &parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap(),
+            1.0,
+            900,
+        );
+        let down = PackedRecord::encode(
+            &parse_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap(),
+            1.0,
+            900,
+        );
+        assert!(
+            trainer.net.eval_cp(&up) > 200.0,
+            "{}",
+            trainer.net.eval_cp(&up)
+        );
+        assert!(
+            trainer.net.eval_cp(&down) < -200.0,
+            "{}",
+            trainer.net.eval_cp(&down)
+        );
+    }
+
+    #[test]
+    fn training_is_deterministic_for_a_seed_and_thread_count() {
+        let data = material_data(300, 4);
+        let config = TrainConfig {
+            batch: 50,
+            threads: 3,
+            ..small_config()
+        };
+        let run = |seed| {
+            let mut t = Trainer::new(16, seed);
+            t.train_epoch(
+                &TrainConfig {
+                    seed,
+                    ..config.clone()
+                },
+                &data,
+                |_, _| {},
+            );
+            t
+        };
+        assert_eq!(run(5), run(5));
+        assert_ne!(run(5).net, run(6).net);
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let data = material_data(40, 2);
+        let mut net = Network::new(8, 11);
+        // Biases away from zero so that every parameter kind has a gradient.
+        let (b1, b2) = (net.b1_at(), net.b2_at());
+        for (j, b) in net.params[b1..b1 + 8].iter_mut().enumerate() {
+            *b = 0.1 + 0.05 * j as f32;
+        }
+        net.params[b2] = 0.05;
+        let mut worker = Worker::new(&net);
+        let scale = 1.0 / data.len() as f32;
+        worker.gradient(&net, data.iter().copied(), 0.3, scale);
+        let f = Features::of(&data[0]);
+        let probes = [
+            f.us[0] as usize * 8 + 2,
+            f.them[3] as usize * 8 + 5,
+            b1 + 1,
+            net.w2_at() + 3,
+            net.w2_at() + 8 + 6,
+            b2,
+        ];
+        for i in probes {
+            let eps = 1e-2;
+            let mut plus = net.clone();
+            plus.params[i] += eps;
+            let mut minus = net.clone();
+            minus.params[i] -= eps;
+            let numeric =
+                (loss(&plus, &data, 0.3, 1) - loss(&minus, &data, 0.3, 1)) / (2.0 * eps as f64);
+            let analytic = f64::from(worker.grad[i]);
+            assert!(
+                (numeric - analytic).abs() <= 0.05 * numeric.abs().max(1e-4),
+                "parameter {i}: numeric {numeric}, analytic {analytic}"
+            );
+        }
+    }
+
+    /// The spec's quantised evaluation, scalar and in integers, read from `.nnue` bytes.
+    fn reference_eval(nnue: &[u8], record: &PackedRecord) -> i32 {
+        let u32_at = |i: usize| u32::from_le_bytes(nnue[i..i + 4].try_into().unwrap());
+        let n = u32_at(12) as usize;
+        let (qa, qb, scale) = (u32_at(16) as i32, u32_at(20) as i32, u32_at(24) as i32);
+        let i16_at = |k: usize| i16::from_le_bytes([nnue[28 + 2 * k], nnue[29 + 2 * k]]);
+        let w1 = |f: usize, j: usize| i16_at(f * n + j);
+        let b1 = |j: usize| i16_at(768 * n + j);
+        let w2 = |j: usize| i16_at(768 * n + n + j);
+        let b2 = i32::from_le_bytes(nnue[nnue.len() - 4..].try_into().unwrap());
+        let f = Features::of(record);
+        let mut sum = 0i32;
+        for (side, features) in [&f.us[..f.len], &f.them[..f.len]].into_iter().enumerate() {
+            for j in 0..n {
+                let mut acc: i16 = b1(j);
+                for &feature in features {
+                    acc += w1(feature as usize, j);
+                }
+                let c = acc.clamp(0, qa as i16);
+                // The madd form: clamp * w2 in i16, then times clamp in i32.
+                let partial: i16 = c * w2(side * n + j);
+                sum += i32::from(partial) * i32::from(c);
+            }
+        }
+        let s = sum / qa;
+        (s + b2) * scale / (qa * qb)
+    }
+
+    /// The network with every parameter rounded to its quantisation step.
+    fn dequantised(net: &Network) -> Network {
+        let mut dq = net.clone();
+        let (w2_at, b2_at) = (net.w2_at(), net.b2_at());
+        for (i, p) in dq.params.iter_mut().enumerate() {
+            let step = if i < w2_at {
+                QA
+            } else if i < b2_at {
+                QB
+            } else {
+                QA * QB
+            } as f32;
+            *p = (*p * step).round() / step;
+        }
+        dq
+    }
+
+    #[test]
+    fn the_quantised_network_agrees_with_the_float_one() {
+        let (trainer, data) = trained(32);
+        let nnue = trainer.net.nnue_bytes();
+        let dq = dequantised(&trainer.net);
+        let perft = include_str!("../../assets/perft/ethereal_standard.epd")
+            .lines()
+            .chain(
+                include_str!("../../assets/perft/frc_perftsuite.epd")
+                    .lines()
+                    .take(100),
+            );
+        let mut records: Vec<PackedRecord> = perft
+            .map(|l| parse_fen(l.split(';').next().unwrap()).unwrap())
+            .map(|b| PackedRecord::encode(&b, 0.5, 0))
+            .collect();
+        records.extend_from_slice(&data[1800..]);
+        let (mut sum, mut worst) = (0.0f32, 0.0f32);
+        for record in &records {
+            let quantised = reference_eval(&nnue, record) as f32;
+            // The integer arithmetic is the float model of the rounded weights, up to the
+            // truncating divisions (at most 1 cp).
+            let exact = dq.eval_cp(record);
+            assert!(
+                (quantised - exact).abs() <= 1.1,
+                "{:?}: {exact} vs {quantised}",
+                record.fen()
+            );
+            // Against the float network itself the rounding of the weights adds its error
+            // (W2's step is 1/64): at most 20 cp + 2 %, a few cp on average.
+            let float = trainer.net.eval_cp(record);
+            let err = (quantised - float).abs();
+            assert!(
+                err <= 20.0 + 0.02 * float.abs(),
+                "{:?}: float {float}, quantised {quantised}",
+                record.fen()
+            );
+            sum += err;
+            worst = worst.max(err);
+        }
+        let mean = sum / records.len() as f32;
+        assert!(mean <= 5.0, "mean error {mean} cp, worst {worst} cp");
+        assert!(worst > 0.0, "the quantisation changes something");
+    }
+
+    #[test]
+    fn the_nnue_file_has_the_spec_size_and_header() {
+        for hidden in [8, 64, 128] {
+            let net = Network::new(hidden, 1);
+            let bytes = net.nnue_bytes();
+            assert_eq!(bytes.len(), nnue_size(hidden));
+            assert_eq!(
+                bytes.len(),
+                28 + 2 * (768 * hidden + hidden + 2 * hidden) + 4
+            );
+            assert_eq!(&bytes[..8], b"LULLNNUE");
+            let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+            assert_eq!(
+                [u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)],
+                [1, hidden as u32, 255, 64, 400]
+            );
+            // W1 feature-major: feature 5, neuron 3.
+            let k = 5 * hidden + 3;
+            let w = i16::from_le_bytes([bytes[28 + 2 * k], bytes[29 + 2 * k]]);
+            assert_eq!(w, (net.params[k] * 255.0).round() as i16);
+        }
+        assert_eq!(nnue_size(128), 197_408);
+    }
+
+    #[test]
+    fn checkpoints_round_trip_and_bad_ones_are_refused() {
+        let mut trainer = Trainer::new(8, 2);
+        trainer.train_epoch(&small_config(), &material_data(100, 1), |_, _| {});
+        let bytes = trainer.checkpoint_bytes();
+        assert_eq!(Trainer::from_checkpoint_bytes(&bytes).unwrap(), trainer);
+        assert!(Trainer::from_checkpoint_bytes(&bytes[..bytes.len() - 1])
+            .unwrap_err()
+            .contains("expected"));
+        assert!(Trainer::from_checkpoint_bytes(b"LULLNNUE")
+            .unwrap_err()
+            .contains("not a Lull"));
+        let mut wrong = bytes.clone();
+        wrong[8] = 9;
+        assert!(Trainer::from_checkpoint_bytes(&wrong)
+            .unwrap_err()
+            .contains("version"));
+    }
+
+    #[test]
+    fn the_schedules_and_the_targets() {
+        let step = TrainConfig {
+            lr: 0.001,
+            lr_drop_epochs: 2,
+            lr_gamma: 0.5,
+            ..TrainConfig::default()
+        };
+        let lrs: Vec<f32> = (1..=5).map(|e| step.lr_at(e)).collect();
+        assert_eq!(lrs, [0.001, 0.001, 0.0005, 0.0005, 0.00025]);
+        let cosine = TrainConfig {
+            schedule: LrSchedule::Cosine,
+            epochs: 4,
+            ..step
+        };
+        assert_eq!(cosine.lr_at(1), 0.001);
+        assert!((cosine.lr_at(3) - 0.0005).abs() < 1e-9);
+        assert!(cosine.lr_at(4) < cosine.lr_at(3));
+        // Targets from the side to move's view: a White win with +400 for White is
+        // 0.3 * 1 + 0.7 * sigmoid(1) for White, 0.3 * 0 + 0.7 * sigmoid(-1) for Black.
+        let white = parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        let black = parse_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        let t = target(&PackedRecord::encode(&white, 1.0, 400), 0.3);
+        assert!((t - (0.3 + 0.7 * sigmoid(1.0))).abs() < 1e-6);
+        let t = target(&PackedRecord::encode(&black, 1.0, 400), 0.3);
+        assert!((t - 0.7 * sigmoid(-1.0)).abs() < 1e-6);
+        // Features: White's king on e1 is feature 5 * 64 + 4 for White, 384 + 5 * 64 + 60
+        // for Black.
+        let f = Features::of(&PackedRecord::encode(&white, 0.5, 0));
+        assert_eq!(f.len, 3);
+        assert!(f.us[..3].contains(&(5 * 64 + 4)));
+        assert!(f.them[..3].contains(&(384 + 5 * 64 + 60)));
+        let f = Features::of(&PackedRecord::encode(&black, 0.5, 0));
+        assert!(f.them[..3].contains(&(5 * 64 + 4)));
+        assert!(f.us[..3].contains(&(384 + 5 * 64 + 60)));
+    }
+}

@@ -1,0 +1,257 @@
+//! The network tools as a user runs them: `lull datagen --format bin`, `lull data convert`,
+//! `lull data merge` and `lull train` through the binary, with their bad inputs.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use lull::tools::packed::{records_from_bytes, PackedRecord};
+use lull::tools::train::nnue_size;
+
+fn lull(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lull"))
+        .args(args)
+        .output()
+        .expect("the lull binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A file in the temporary directory, unique to this test process and `name`.
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("lull-nnue-{}-{name}", std::process::id()))
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn datagen_convert_merge_and_train_run_end_to_end() {
+    // 1. Text and binary data from the same games.
+    let txt = temp_file("games.txt");
+    let bin = temp_file("games.bin");
+    for (file, format) in [(&txt, "text"), (&bin, "bin")] {
+        let out = lull(&[
+            "datagen",
+            "-o",
+            path(file),
+            "--games",
+            "4",
+            "--nodes",
+            "300",
+            "--hash",
+            "1",
+            "--seed",
+            "3",
+            "--format",
+            format,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    // 2. Converting the text gives the binary file, byte for byte.
+    let converted = temp_file("converted.bin");
+    let out = lull(&["data", "convert", path(&txt), path(&converted)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("positions"),
+        "{}",
+        text(&out.stdout)
+    );
+    let bin_bytes = std::fs::read(&bin).unwrap();
+    assert!(!bin_bytes.is_empty());
+    assert_eq!(std::fs::read(&converted).unwrap(), bin_bytes);
+    let n = bin_bytes.len() / 32;
+    // 3. Merging text and binary shards: every record, shuffled, split.
+    let merged = temp_file("merged.bin");
+    let out = lull(&[
+        "data",
+        "merge",
+        "-o",
+        path(&merged),
+        "--valid-fraction",
+        "0.25",
+        "--seed",
+        "5",
+        path(&txt),
+        path(&bin),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("training:") && stdout.contains("validation:"),
+        "{stdout}"
+    );
+    let train = records_from_bytes(&std::fs::read(&merged).unwrap()).unwrap();
+    let valid_file = PathBuf::from(format!("{}.valid", path(&merged)));
+    let valid = records_from_bytes(&std::fs::read(&valid_file).unwrap()).unwrap();
+    assert_eq!(train.len() + valid.len(), 2 * n);
+    assert_eq!(valid.len(), ((2 * n) as f64 * 0.25).round() as usize);
+    let mut all: Vec<[u8; 32]> = train.iter().chain(&valid).map(|r| r.0).collect();
+    let mut expected: Vec<[u8; 32]> = bin_bytes
+        .chunks_exact(32)
+        .chain(bin_bytes.chunks_exact(32))
+        .map(|c| c.try_into().unwrap())
+        .collect();
+    all.sort();
+    expected.sort();
+    assert_eq!(all, expected);
+    // 4. Training two epochs writes a network of the spec's size and a checkpoint per epoch.
+    let net = temp_file("net.nnue");
+    let dir = temp_file("checkpoints");
+    let out = lull(&[
+        "train",
+        path(&merged),
+        "-o",
+        path(&net),
+        "--valid",
+        path(&valid_file),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--threads",
+        "2",
+        "--checkpoint-dir",
+        path(&dir),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert_eq!(stdout.matches("train loss").count(), 2, "{stdout}");
+    assert!(stdout.contains("pos/s"), "{stdout}");
+    assert_eq!(std::fs::read(&net).unwrap().len(), nnue_size(16));
+    assert_eq!(
+        std::fs::read(dir.join("lull-16-2.nnue")).unwrap(),
+        std::fs::read(&net).unwrap()
+    );
+    // 5. Resuming from the first epoch's checkpoint gives the same network.
+    let resumed = temp_file("resumed.nnue");
+    let ckpt = dir.join("lull-16-1.ckpt");
+    let out = lull(&[
+        "train",
+        path(&merged),
+        "-o",
+        path(&resumed),
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--threads",
+        "2",
+        "--resume",
+        path(&ckpt),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&net).unwrap()
+    );
+    for f in [&txt, &bin, &converted, &merged, &valid_file, &net, &resumed] {
+        let _ = std::fs::remove_file(f);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_inputs_are_errors_not_panics() {
+    let missing = temp_file("missing.bin");
+    let out_file = temp_file("out.bin");
+    let check = |args: &[&str], code: i32, words: &str| {
+        let out = lull(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    };
+    check(
+        &["data", "convert", path(&missing), path(&out_file)],
+        2,
+        "cannot open",
+    );
+    check(
+        &["data", "merge", "-o", path(&out_file), path(&missing)],
+        2,
+        "cannot open",
+    );
+    check(
+        &["train", path(&missing), "-o", path(&out_file)],
+        2,
+        "cannot open",
+    );
+    // A truncated binary file and a corrupt record.
+    let record = PackedRecord::encode(&cozy_chess::Board::default(), 0.5, 0);
+    let truncated = temp_file("truncated.bin");
+    std::fs::write(&truncated, &record.0[..20]).unwrap();
+    check(
+        &["data", "merge", "-o", path(&out_file), path(&truncated)],
+        2,
+        "truncated",
+    );
+    check(
+        &["train", path(&truncated), "-o", path(&out_file)],
+        2,
+        "truncated",
+    );
+    let corrupt = temp_file("corrupt.bin");
+    let mut bytes = record.0.to_vec();
+    bytes.extend_from_slice(&[0xFF; 32]);
+    std::fs::write(&corrupt, bytes).unwrap();
+    check(
+        &["train", path(&corrupt), "-o", path(&out_file)],
+        2,
+        "record 2",
+    );
+    // A compressed file, a text file with no position, a bad checkpoint, bad numbers.
+    let xz = temp_file("data.txt.xz");
+    std::fs::write(&xz, b"\xFD7zXZ\x00\x00junk").unwrap();
+    check(
+        &["data", "convert", path(&xz), path(&out_file)],
+        2,
+        "decompress",
+    );
+    let junk = temp_file("junk.txt");
+    std::fs::write(&junk, "not a position | 1.0 | 0\n").unwrap();
+    check(
+        &["data", "convert", path(&junk), path(&out_file)],
+        1,
+        "no position",
+    );
+    let good = temp_file("good.bin");
+    std::fs::write(&good, record.0).unwrap();
+    check(
+        &[
+            "train",
+            path(&good),
+            "-o",
+            path(&out_file),
+            "--resume",
+            path(&junk),
+        ],
+        2,
+        "not a Lull training checkpoint",
+    );
+    check(
+        &["train", path(&good), "-o", path(&out_file), "--wdl", "2"],
+        2,
+        "[0, 1]",
+    );
+    check(
+        &[
+            "data",
+            "merge",
+            "-o",
+            path(&out_file),
+            "--valid-fraction",
+            "1.5",
+            path(&good),
+        ],
+        2,
+        "[0, 1)",
+    );
+    for f in [&truncated, &corrupt, &xz, &junk, &good, &out_file] {
+        let _ = std::fs::remove_file(f);
+    }
+}
