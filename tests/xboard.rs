@@ -406,6 +406,36 @@ fn setboard_sets_the_position_and_a_bad_fen_keeps_the_previous_one() {
 }
 
 #[test]
+fn setboard_with_castling_standard_chess_cannot_write_needs_fischerandom() {
+    // Issue #17: e1g1-style notation cannot say which move these castlings are.
+    let mut e = session();
+    e.send("force");
+    let fen = "r3k2r/ppp2ppp/2n5/3q4/8/2N5/PPP2PPP/R3K2R w KQkq - 0 12";
+    e.expect_silent(&format!("setboard {fen}"));
+    let odd = [
+        "4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1",
+        "4k3/8/8/8/8/8/8/1RK4R w KQ - 0 1",
+        "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1",
+    ];
+    for bad in odd {
+        e.expect_error(&format!("setboard {bad}"), "variant fischerandom");
+    }
+    e.assert_position(fen);
+    // In Chess960 they are fine, and the castle is O-O-O.
+    e.send("variant fischerandom");
+    e.send("force");
+    for good in odd {
+        e.expect_silent(&format!("setboard {good}"));
+        e.assert_position(good);
+    }
+    e.send("setboard 4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1");
+    e.expect_silent("usermove O-O-O");
+    e.expect_silent("usermove e8e7");
+    // The king went to c1 and the rook to d1: the king can step back to b1.
+    e.expect_silent("usermove c1b1");
+}
+
+#[test]
 fn mate_and_stalemate_are_claimed_instead_of_a_move() {
     let mut e = session();
     e.send("force");

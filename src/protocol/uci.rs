@@ -14,7 +14,7 @@ use crate::options::{is_integer, option_specs, parse_option};
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
 use crate::position::shorten as truncate;
-use crate::position::{board_ascii, move_to_uci, Position};
+use crate::position::{board_ascii, move_to_uci, standard_castling_problem, Position};
 use crate::search::{ReportSink, SearchReport, SearchResult};
 use crate::time::Limits;
 
@@ -205,6 +205,16 @@ impl Uci {
                 }
             },
         };
+        // As Stockfish does: castling that standard notation cannot write (e1g1 would not say
+        // which move it is, and the GUI's board would differ from ours) needs UCI_Chess960.
+        if !self.session.chess960 {
+            if let Some(problem) = standard_castling_problem(pos.board()) {
+                error(&format!(
+                    "{problem}; set UCI_Chess960 to true for this position; position unchanged"
+                ));
+                return;
+            }
+        }
         pos.set_chess960(self.session.chess960);
         for (n, text) in moves.iter().enumerate() {
             match pos.parse_uci_move(text) {

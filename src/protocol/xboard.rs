@@ -31,7 +31,7 @@ use crate::options::{
     MAX_THREADS,
 };
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
-use crate::position::{move_to_uci, shorten, Position};
+use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
 use crate::san::{line_to_san, parse_san};
 use crate::search::{IterationReport, SearchReport};
 use crate::time::Limits;
@@ -589,6 +589,19 @@ impl Xboard {
             Ok(p) => p,
             Err(e) => return error(&format!("illegal position: {e}"), "setboard"),
         };
+        // Castling that standard chess cannot write (e1g1 would not say which move it is)
+        // needs Chess960.
+        if !self.session.chess960 {
+            if let Some(problem) = standard_castling_problem(pos.board()) {
+                return error(
+                    &format!(
+                        "illegal position: {problem}; send 'variant fischerandom' first for \
+                         Chess960"
+                    ),
+                    "setboard",
+                );
+            }
+        }
         self.settle();
         pos.set_chess960(self.session.chess960);
         self.session.pos = pos;
