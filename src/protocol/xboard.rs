@@ -653,13 +653,19 @@ impl Xboard {
 
     /// `undo` (one ply) and `remove` (two).
     fn take_back(&mut self, plies: usize, line: &str) {
+        let what = if plies == 1 {
+            "no move"
+        } else {
+            "fewer than two moves"
+        };
+        // An analysis never plays a move, so the game is known now: a take-back that cannot
+        // be done leaves the analysis running.
+        if self.analyzing && self.session.pos.game_ply() < plies {
+            return error(&format!("{what} to take back"), line);
+        }
+        // Otherwise the search ends first (a move it already sent is played).
         self.settle();
         if self.session.pos.game_ply() < plies {
-            let what = if plies == 1 {
-                "no move"
-            } else {
-                "fewer than two moves"
-            };
             return error(&format!("{what} to take back"), line);
         }
         for _ in 0..plies {
