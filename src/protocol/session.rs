@@ -10,7 +10,7 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use cozy_chess::Move;
@@ -38,6 +38,14 @@ pub enum Joined {
     Lost,
 }
 
+/// How the work on the search thread ended (what the thread hands back with the engine).
+enum Outcome {
+    /// A search and its result.
+    Searched(Box<SearchResult>),
+    /// The search panicked (caught on the thread).
+    Failed,
+}
+
 /// A failure injected into the next search, to test the recovery path.
 #[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +54,8 @@ pub(crate) enum Failure {
     Search,
     /// The thread panics after the search (its join fails).
     Thread,
+    /// The thread cannot be started.
+    Spawn,
 }
 
 /// The engine, the game and the search thread, shared by the UCI and XBoard skins.
@@ -54,7 +64,7 @@ pub struct Session {
     engine: Option<Engine>,
     /// The stop and ponder flags of the engine.
     control: Arc<Control>,
-    search: Option<JoinHandle<(Engine, Option<SearchResult>)>>,
+    search: Option<JoinHandle<(Engine, Outcome)>>,
     /// The engine options set by the user, last value of each, in the order set: applied
     /// again to a rebuilt engine.
     applied: Vec<(OptionSpec, OptionValue)>,
@@ -162,7 +172,7 @@ impl Session {
     /// cleared and the ponder flag set from `limits` before the thread starts.
     ///
     /// An error when no idle engine is there (a search is running) or the thread cannot be
-    /// started (the engine is then rebuilt).
+    /// started (the engine then stays, as it was).
     pub fn start_search(
         &mut self,
         pos: Position,
@@ -171,42 +181,85 @@ impl Session {
         report: Option<ReportSink>,
         finish: impl FnOnce(&Position, Option<&SearchResult>) + Send + 'static,
     ) -> Result<(), String> {
-        let mut engine = self.engine.take().ok_or("a search is running")?;
+        let engine = self.engine.as_mut().ok_or("a search is running")?;
         engine.set_report_sink(report);
-        self.control.stop.store(false, Ordering::Relaxed);
         self.control
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
+        // Read here, taken by the spawn.
         #[cfg(test)]
-        let inject = self.inject.take();
-        let spawned = std::thread::Builder::new()
-            .name("lull-search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    #[cfg(test)]
-                    if inject == Some(Failure::Search) {
-                        panic!("injected search failure (test)");
-                    }
-                    engine.search_keep_flags(&pos, &limits, &searchmoves)
-                }));
-                engine.set_report_sink(None);
-                let result = outcome.ok();
-                finish(&pos, result.as_ref());
+        let inject = self.inject;
+        let started = self.spawn(move |engine| {
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 #[cfg(test)]
-                if inject == Some(Failure::Thread) {
-                    panic!("injected search thread failure (test)");
+                if inject == Some(Failure::Search) {
+                    panic!("injected search failure (test)");
                 }
-                (engine, result)
-            });
+                engine.search_keep_flags(&pos, &limits, &searchmoves)
+            }));
+            engine.set_report_sink(None);
+            let result = outcome.ok();
+            finish(&pos, result.as_ref());
+            #[cfg(test)]
+            if inject == Some(Failure::Thread) {
+                panic!("injected search thread failure (test)");
+            }
+            match result {
+                Some(result) => Outcome::Searched(Box::new(result)),
+                None => Outcome::Failed,
+            }
+        });
+        if started.is_err() {
+            if let Some(engine) = self.engine.as_mut() {
+                engine.set_report_sink(None);
+            }
+        }
+        started
+    }
+
+    /// The one spawn of the search thread: clears the stop flag and moves the engine into
+    /// a thread with a 64 MiB stack that runs `work`. When the thread cannot be started the
+    /// engine stays here, as it was.
+    fn spawn(
+        &mut self,
+        work: impl FnOnce(&mut Engine) -> Outcome + Send + 'static,
+    ) -> Result<(), String> {
+        let engine = self.engine.take().ok_or("a search is running")?;
+        self.control.stop.store(false, Ordering::Relaxed);
+        // The engine goes through a slot, so that it is still there if the thread never runs
+        // (a closure given to a failed spawn is dropped, and the engine with it).
+        let slot = Arc::new(Mutex::new(Some(engine)));
+        let theirs = Arc::clone(&slot);
+        let builder = std::thread::Builder::new()
+            .name("lull-search".into())
+            .stack_size(SEARCH_STACK);
+        #[cfg(test)]
+        let builder = if self.inject.take() == Some(Failure::Spawn) {
+            // Larger than any address space: the spawn fails.
+            builder.stack_size(1 << 50)
+        } else {
+            builder
+        };
+        let spawned = builder.spawn(move || {
+            let taken = theirs.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let Some(mut engine) = taken else {
+                // Cannot happen: the slot is emptied only here or after a failed spawn.
+                panic!("the search thread found no engine");
+            };
+            let outcome = work(&mut engine);
+            (engine, outcome)
+        });
         match spawned {
             Ok(handle) => {
                 self.search = Some(handle);
                 Ok(())
             }
             Err(e) => {
-                // The engine moved into the closure is gone.
-                self.recover();
+                let engine = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                match engine {
+                    Some(engine) => self.engine = Some(engine),
+                    None => self.recover(),
+                }
                 Err(e.to_string())
             }
         }
@@ -217,11 +270,11 @@ impl Session {
     pub fn join(&mut self) -> Option<Joined> {
         let handle = self.search.take()?;
         Some(match handle.join() {
-            Ok((engine, Some(result))) => {
+            Ok((engine, Outcome::Searched(result))) => {
                 self.engine = Some(engine);
-                Joined::Done(Box::new(result))
+                Joined::Done(result)
             }
-            Ok((engine, None)) => {
+            Ok((engine, Outcome::Failed)) => {
                 // Its tables may be half-written: start afresh.
                 drop(engine);
                 self.recover();
@@ -373,6 +426,26 @@ mod tests {
         s.stop();
         let e = s.engine_mut().unwrap();
         assert!(e.control().stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_search_thread_that_cannot_start_keeps_the_engine() {
+        let mut s = configured();
+        let before = Arc::as_ptr(&s.engine_mut().unwrap().tt);
+        s.inject = Some(Failure::Spawn);
+        let pos = s.pos.clone();
+        let started = s.start_search(pos, Limits::depth(2), Vec::new(), None, |_, _| {
+            panic!("the search never ran")
+        });
+        assert!(started.is_err());
+        assert!(s.join().is_none());
+        // The same engine (the same table), with its options, and it searches.
+        assert_eq!(Arc::as_ptr(&s.engine_mut().unwrap().tt), before);
+        assert_configured(&mut s);
+        let pos = s.pos.clone();
+        s.start_search(pos, Limits::depth(2), Vec::new(), None, |_, _| {})
+            .unwrap();
+        assert!(matches!(s.join(), Some(Joined::Done(_))));
     }
 
     #[test]
