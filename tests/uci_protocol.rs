@@ -892,6 +892,81 @@ fn quit_during_infinite_search_exits_promptly() {
 // Protocol basics and search control
 // ---------------------------------------------------------------------------------------------
 
+/// Sends `cmd` (a command that runs for hours), then checks that `isready` is answered at
+/// once, that `stop` ends it with `stopped` and that the engine then searches; then sends it
+/// again and checks that `quit` exits at once.
+fn long_command_stays_responsive(cmd: &str, stopped: &str) {
+    let mut e = Engine::start_alone();
+    e.sync();
+    e.send(cmd);
+    thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    e.send("isready");
+    e.wait_for_within("readyok while it runs", STOP_SLACK * 2, |l| l == "readyok");
+    let took = sent.elapsed();
+    eprintln!("{cmd}: readyok after {took:?}");
+    assert!(took < Duration::from_secs(1), "readyok took {took:?}");
+    let sent = Instant::now();
+    e.send("stop");
+    let (_, line) = e.wait_for_within("the stopped line", STOP_SLACK * 2, |l| l.contains(stopped));
+    let took = sent.elapsed();
+    eprintln!("{cmd}: stopped after {took:?}: {line}");
+    assert!(took < Duration::from_secs(1), "stop took {took:?}");
+    assert!(line.starts_with("info string"), "{line}");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    // The engine is usable: a search, a setoption.
+    e.send("go depth 3");
+    let (_, line) = e.bestmove();
+    check_bestmove(&Position::startpos(), &line);
+    e.expect_ok("setoption name Hash value 2");
+    e.send(cmd);
+    thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    let took = sent.elapsed();
+    eprintln!("{cmd}: quit after {took:?}");
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_secs(1), "quit took {took:?}");
+}
+
+#[test]
+fn go_perft_answers_isready_stop_and_quit() {
+    long_command_stays_responsive("go perft 7", "perft stopped");
+}
+
+#[test]
+fn bench_answers_isready_stop_and_quit() {
+    long_command_stays_responsive("bench 100", "bench stopped");
+}
+
+#[test]
+fn go_perft_and_bench_still_finish() {
+    let mut e = Engine::start();
+    e.send("go perft 3");
+    let (lines, total) = e.wait_for("Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert_eq!(total, "Nodes searched: 8902");
+    assert_eq!(lines.len(), 21, "20 moves and an empty line: {lines:?}");
+    e.send("bench 2");
+    let (lines, signature) = e.wait_for("the bench line", |l| l.ends_with(" nps"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(signature.contains(" nodes "), "{signature}");
+    // Set aside while a bench runs: a second one, and options.
+    e.send("bench 100");
+    e.expect_error("setoption name Hash value 2", "search is running");
+    e.send("stop");
+    e.wait_for("bench stopped", |l| l.contains("bench stopped"));
+    // Closed input waits for a bounded count to finish.
+    e.send("go perft 4");
+    e.close_input();
+    let rest = e.rest_of_output();
+    assert!(
+        rest.contains(&"Nodes searched: 197281".to_string()),
+        "{rest:?}"
+    );
+}
+
 #[test]
 fn uci_identifies_and_lists_options() {
     let mut e = Engine::start();

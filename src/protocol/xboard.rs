@@ -375,7 +375,7 @@ impl Xboard {
                 say("# the search thread failed; the engine state was reset");
                 None
             }
-            Some(Joined::Failed) | None => None,
+            Some(Joined::Failed | Joined::Finished) | None => None,
         };
         let sent = lock(&run.shared).sent;
         if let Some(mv) = sent {
