@@ -2,6 +2,7 @@
 //! deterministic (one thread, cleared state before each position): the signature of the
 //! search, quoted as `Bench: <nodes>` in every commit that changes search behaviour.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::position::Position;
@@ -79,6 +80,9 @@ pub struct BenchReport {
     pub time_ms: u64,
     /// Search statistics summed over all positions.
     pub stats: SearchStats,
+    /// How many positions were searched: all of them unless the run was stopped
+    /// ([`run_bench_until`]).
+    pub positions: usize,
 }
 
 /// Runs the bench with the given engine (its options, threads and hash apply). The engine's
@@ -86,18 +90,43 @@ pub struct BenchReport {
 pub fn run_bench(
     engine: &mut Engine,
     depth: i32,
+    per_position: impl FnMut(usize, &str, u64),
+) -> BenchReport {
+    run_bench_until(engine, depth, &AtomicBool::new(false), per_position)
+}
+
+/// [`run_bench`] that can be stopped: once `halt` is set no further position is searched,
+/// and the search of the current one ends at once when the engine's stop flag is set too
+/// (as a front end's `stop` does). A position whose search was stopped is not counted, so
+/// [`BenchReport::positions`] then says how many were.
+pub fn run_bench_until(
+    engine: &mut Engine,
+    depth: i32,
+    halt: &AtomicBool,
     mut per_position: impl FnMut(usize, &str, u64),
 ) -> BenchReport {
     let start = Instant::now();
     let mut nodes = 0;
+    let mut positions = 0;
     let mut stats = SearchStats::default();
+    let control = engine.control();
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_fen(fen) else {
             continue;
         };
         engine.clear();
-        let result = engine.search(&pos, &Limits::depth(depth), &[]);
+        // What `Engine::search` does, with a look at `halt` between clearing the stop flag
+        // and searching: a stop that comes after the look sets the flag the search reads.
+        control.stop.store(false, Ordering::SeqCst);
+        if halt.load(Ordering::SeqCst) {
+            break;
+        }
+        let result = engine.search_keep_flags(&pos, &Limits::depth(depth), &[]);
+        if halt.load(Ordering::SeqCst) {
+            break;
+        }
         nodes += result.nodes;
+        positions += 1;
         stats.add(&result.stats);
         per_position(i, fen, result.nodes);
     }
@@ -107,12 +136,38 @@ pub fn run_bench(
         nps: nodes * 1000 / time_ms.max(1),
         time_ms,
         stats,
+        positions,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_halted_bench_stops_between_and_within_positions() {
+        let mut engine = Engine::new(1);
+        let halt = AtomicBool::new(true);
+        let r = run_bench_until(&mut engine, 2, &halt, |_, _, _| panic!("searched"));
+        assert_eq!((r.positions, r.nodes), (0, 0));
+        // Halted (and the engine stopped) during a search far too deep to finish.
+        let halt = AtomicBool::new(false);
+        let control = engine.control();
+        let start = Instant::now();
+        let r = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                halt.store(true, Ordering::SeqCst);
+                control.stop.store(true, Ordering::SeqCst);
+            });
+            run_bench_until(&mut engine, 100, &halt, |_, _, _| panic!("counted"))
+        });
+        assert_eq!(r.positions, 0);
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        // Not halted: every position.
+        let r = run_bench(&mut engine, 1, |_, _, _| {});
+        assert_eq!(r.positions, BENCH_POSITIONS.len());
+    }
 
     #[test]
     fn bench_positions_are_valid_fens() {

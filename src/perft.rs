@@ -1,6 +1,8 @@
 //! perft: counts the leaf nodes of the legal move tree, to check move generation and
 //! make/unmake (through Lull's own [`Position`]) against published counts.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use cozy_chess::{Board, Move};
 
 use crate::position::Position;
@@ -8,8 +10,17 @@ use crate::position::Position;
 /// Leaf count of the legal move tree to `depth`, through [`Position::play`]/[`Position::undo`].
 /// At depth 1 the moves are counted in bulk, without playing them.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    perft_until(pos, depth, &AtomicBool::new(false))
+}
+
+/// [`perft`] that gives up soon after `stop` is set (it looks at the flag at every node three
+/// or more plies from the leaves, every few thousand leaves at most); the count is then short.
+fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return 0;
     }
     let mut moves: Vec<Move> = Vec::with_capacity(64);
     let mut count = 0u64;
@@ -26,7 +37,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
     for mv in moves {
         pos.play(mv);
-        count += perft(pos, depth - 1);
+        count += perft_until(pos, depth - 1, stop);
         pos.undo();
     }
     count
@@ -44,6 +55,34 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
             (mv, n)
         })
         .collect()
+}
+
+/// [`divide`] that can be stopped: calls `each` with every root move's count as soon as it
+/// is known, and ends soon after `stop` is set. Returns whether every root move was counted
+/// (a root move being counted when `stop` came is left out).
+pub fn divide_until(
+    pos: &mut Position,
+    depth: u32,
+    stop: &AtomicBool,
+    mut each: impl FnMut(Move, u64),
+) -> bool {
+    for mv in pos.legal_moves() {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        pos.play(mv);
+        let n = if depth <= 1 {
+            1
+        } else {
+            perft_until(pos, depth - 1, stop)
+        };
+        pos.undo();
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        each(mv, n);
+    }
+    true
 }
 
 /// The same count on a bare cozy-chess board (copy-make, bulk counting): the yardstick that
@@ -132,6 +171,30 @@ mod tests {
         assert_eq!(bare_perft(kiwi.board(), 3), 97_862);
         let total: u64 = divide(&mut kiwi, 3).iter().map(|(_, n)| n).sum();
         assert_eq!(total, 97_862);
+    }
+
+    #[test]
+    fn divide_until_counts_like_divide_and_stops_when_told() {
+        let mut pos = Position::startpos();
+        let mut counted = Vec::new();
+        let never = AtomicBool::new(false);
+        assert!(divide_until(&mut pos, 3, &never, |mv, n| counted.push((mv, n))));
+        assert_eq!(counted, divide(&mut pos, 3));
+        // Stopped before it starts: nothing counted.
+        let stop = AtomicBool::new(true);
+        assert!(!divide_until(&mut pos, 7, &stop, |_, _| panic!("counted")));
+        // Stopped during a deep count: it ends at once, without the move it was counting.
+        let stop = AtomicBool::new(false);
+        let start = std::time::Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                stop.store(true, Ordering::Relaxed);
+            });
+            assert!(!divide_until(&mut pos, 8, &stop, |_, _| panic!("counted")));
+        });
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        assert_eq!(pos.game_ply(), 0, "every move taken back");
     }
 
     #[test]

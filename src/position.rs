@@ -602,9 +602,55 @@ fn xfen_rook_file(board: &Board, color: Color, short: bool) -> Option<File> {
     }
 }
 
-/// Writes a cozy-chess move in UCI notation for this board.
+/// What makes the castling rights of `board` impossible to write in standard chess notation
+/// (where castling is the king's move from e1 to g1 or c1, e8 to g8 or c8, with the rook of
+/// the h or a file), or `None` when they are standard (or there are none). A position with
+/// such rights needs Chess960 mode: in standard mode the front ends refuse it, as Stockfish
+/// does, since the GUI's board and the engine's would differ.
+pub fn standard_castling_problem(board: &Board) -> Option<String> {
+    for color in Color::ALL {
+        let rights = board.castle_rights(color);
+        if rights.short.is_none() && rights.long.is_none() {
+            continue;
+        }
+        let name = if color == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        let king = board.king(color);
+        if king.file() != File::E {
+            return Some(format!(
+                "{name} may castle with its king on {king}, which standard chess cannot \
+                 write (the king must start on the e file)"
+            ));
+        }
+        let back = Rank::First.relative_to(color);
+        for (rook, file) in [(rights.short, File::H), (rights.long, File::A)] {
+            if let Some(rook) = rook.filter(|&f| f != file) {
+                return Some(format!(
+                    "{name} may castle with the rook on {}, which standard chess cannot \
+                     write (the castling rooks must start on the a and h files)",
+                    Square::new(rook, back)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a castling move (king takes own rook) is standard chess castling, written as the
+/// king's two-square move: the king on the e file and the rook on the a or h file.
+fn is_standard_castling(mv: Move) -> bool {
+    mv.from.file() == File::E && matches!(mv.to.file(), File::A | File::H)
+}
+
+/// Writes a cozy-chess move in UCI notation for this board. In standard mode castling is the
+/// king's two-square move (e1g1); a castling that standard chess cannot write that way (a
+/// Chess960 position while Chess960 is off) keeps the king-takes-rook form, which no other
+/// move shares and [`parse_uci_move`] reads in both modes.
 pub fn move_to_uci(board: &Board, mv: Move, chess960: bool) -> String {
-    if !chess960 && board.colors(board.side_to_move()).has(mv.to) {
+    if !chess960 && board.colors(board.side_to_move()).has(mv.to) && is_standard_castling(mv) {
         // Castling: king takes own rook -> king's two-square move.
         let file = if mv.to.file() > mv.from.file() {
             File::G
@@ -632,13 +678,14 @@ pub fn parse_uci_move(board: &Board, text: &str, chess960: bool) -> Result<Move,
             && mv.to.rank() == back
             && (mv.from.file() as i32 - mv.to.file() as i32).abs() == 2;
         if !chess960 && two_squares && mv.from.file() == File::E {
-            let rook = if mv.to.file() == File::G {
-                rights.short
+            // Only standard castling is written this way (see `move_to_uci`).
+            let (rook, file) = if mv.to.file() == File::G {
+                (rights.short, File::H)
             } else {
-                rights.long
+                (rights.long, File::A)
             };
-            if let Some(rook) = rook {
-                mv.to = Square::new(rook, back);
+            if rook == Some(file) {
+                mv.to = Square::new(file, back);
             }
         }
     }
@@ -720,6 +767,85 @@ mod tests {
         pos960.set_chess960(true);
         assert_eq!(pos960.move_to_uci(mv), "e1h1");
         assert!(pos960.parse_uci_move("e1h1").is_ok());
+    }
+
+    #[test]
+    fn every_move_is_written_once_and_read_back_in_both_modes() {
+        // Castling that standard notation cannot write (king off the e file, rook off the a
+        // and h files) keeps the king-takes-rook form: d1c1 must not be both the castle and
+        // the king's step, nor c1c1 a move at all.
+        let frc = include_str!("../assets/perft/frc_perftsuite.epd");
+        let fens = frc
+            .lines()
+            .filter_map(|l| l.split(';').next().map(str::trim))
+            .filter(|f| !f.is_empty())
+            .chain([
+                "4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1",
+                "4k3/8/8/8/8/8/8/1RK4R w KQ - 0 1",
+                "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            ]);
+        let mut n = 0;
+        for fen in fens {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for chess960 in [false, true] {
+                pos.set_chess960(chess960);
+                let moves = pos.legal_moves();
+                let mut written: Vec<String> = moves.iter().map(|&m| pos.move_to_uci(m)).collect();
+                for (&mv, text) in moves.iter().zip(&written) {
+                    assert_eq!(pos.parse_uci_move(text), Ok(mv), "{fen} {text} {chess960}");
+                }
+                written.sort();
+                written.dedup();
+                assert_eq!(written.len(), moves.len(), "{fen} {chess960}: {written:?}");
+                n += 1;
+            }
+        }
+        assert!(n > 1000);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1").unwrap();
+        let castles: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| pos.is_castling(m))
+            .map(|m| pos.move_to_uci(m))
+            .collect();
+        assert_eq!(castles, ["d1a1", "d1h1"]);
+    }
+
+    #[test]
+    fn standard_castling_is_told_from_chess960_castling() {
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+            "4k3/8/8/8/8/8/8/RR2K3 w Q - 0 1",
+            "4k3/8/8/8/8/8/8/R2K3R w - - 0 1",
+            STARTPOS_FEN,
+        ] {
+            assert_eq!(
+                standard_castling_problem(&parse_fen(fen).unwrap()),
+                None,
+                "{fen}"
+            );
+        }
+        for (fen, needle) in [
+            (
+                "4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1",
+                "white may castle with its king on d1",
+            ),
+            ("4k3/8/8/8/8/8/8/1RK4R w KQ - 0 1", "king on c1"),
+            ("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "the rook on b1"),
+            (
+                "r3k1r1/8/8/8/8/8/8/4K3 w g - 0 1",
+                "black may castle with the rook on g8",
+            ),
+            (
+                "rk5r/8/8/8/8/8/8/4K3 w kq - 0 1",
+                "black may castle with its king on b8",
+            ),
+        ] {
+            let problem = standard_castling_problem(&parse_fen(fen).unwrap()).unwrap_or_default();
+            assert!(problem.contains(needle), "{fen}: {problem:?}");
+        }
     }
 
     #[test]

@@ -418,6 +418,133 @@ fn good_fen_is_accepted() {
     assert_eq!(e.fen(), "r4rk1/8/8/8/8/8/8/R3K2R w KQ - 1 2");
 }
 
+/// Positions whose castling standard chess cannot write (the king off the e file, or a
+/// castling rook off the a and h files), each with its castling moves in Chess960 notation.
+const CHESS960_CASTLING: [(&str, [&str; 2]); 3] = [
+    ("4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1", ["d1a1", "d1h1"]),
+    ("4k3/8/8/8/8/8/8/1RK4R w KQ - 0 1", ["c1b1", "c1h1"]),
+    ("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", ["e1b1", ""]),
+];
+
+#[test]
+fn fen_with_castling_standard_chess_cannot_write_needs_uci_chess960() {
+    // Issue #17: d1c1 was both the castle and the king's step, c1c1 a castle, and the right
+    // of the b1 rook was printed back as Q (the a1 rook).
+    let mut e = Engine::start();
+    e.prior_position();
+    for (fen, _) in CHESS960_CASTLING {
+        let line = e.expect_error(&format!("position fen {fen}"), "UCI_Chess960");
+        assert!(line.contains("castle"), "{line}");
+        assert_eq!(e.fen(), PRIOR_FEN, "the position changed");
+    }
+    // Standard castling, and rights given up, are fine.
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/RR2K3 w Q - 0 1",
+        "4k3/8/8/8/8/8/8/R2K3R w - - 0 1",
+    ] {
+        e.expect_ok(&format!("position fen {fen}"));
+        assert_eq!(e.fen(), fen);
+    }
+    // In Chess960 mode they are positions like any other: castling is king-takes-rook, each
+    // move is listed once, and `d` prints a FEN that reads back to the same position.
+    e.expect_ok("setoption name UCI_Chess960 value true");
+    for (fen, castles) in CHESS960_CASTLING {
+        e.expect_ok(&format!("position fen {fen}"));
+        let pos = Position::from_fen(fen).unwrap();
+        e.send("go perft 1");
+        let (lines, _) = e.wait_for("Nodes searched", |l| l.starts_with("Nodes searched"));
+        let mut moves: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.split(':').next().filter(|_| l.ends_with(": 1")))
+            .collect();
+        assert_eq!(moves.len(), pos.legal_moves().len(), "{fen}: {lines:?}");
+        for castle in castles.iter().filter(|c| !c.is_empty()) {
+            assert!(moves.contains(castle), "{fen}: {castle} in {moves:?}");
+        }
+        moves.sort_unstable();
+        moves.dedup();
+        assert_eq!(moves.len(), pos.legal_moves().len(), "{fen}: a move twice");
+        let shown = e.fen();
+        e.expect_ok(&format!("position fen {shown}"));
+        assert_eq!(e.fen(), shown);
+        assert_eq!(
+            Position::from_fen(&shown).unwrap().board(),
+            pos.board(),
+            "{fen} -> {shown}"
+        );
+        // The castle read back is the castle played.
+        e.expect_ok(&format!("position fen {fen} moves {}", castles[0]));
+        let castle = pos.parse_uci_move(castles[0]).unwrap();
+        assert!(pos.is_castling(castle), "{fen}: {}", castles[0]);
+        let mut after = pos.clone();
+        after.play(castle);
+        assert_eq!(
+            Position::from_fen(&e.fen()).unwrap().board(),
+            after.board(),
+            "{fen} moves {}",
+            castles[0]
+        );
+    }
+}
+
+#[test]
+fn the_fen_of_d_reads_back_to_the_same_position_in_both_modes() {
+    // Every Chess960 perft position and standard ones: where `position fen` accepts a FEN,
+    // the FEN that `d` prints is accepted too and gives the same position (key and FEN).
+    let mut e = Engine::start();
+    let frc = include_str!("../assets/perft/frc_perftsuite.epd");
+    let standard = include_str!("../assets/perft/ethereal_standard.epd");
+    let fens: Vec<&str> = frc
+        .lines()
+        .step_by(4)
+        .chain(standard.lines().step_by(8))
+        .filter_map(|l| l.split(';').next().map(str::trim))
+        .filter(|f| !f.is_empty())
+        .collect();
+    assert!(fens.len() > 100);
+    let key = |lines: &[String]| -> String {
+        lines
+            .iter()
+            .find(|l| l.starts_with("Key: "))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut refused = 0;
+    for chess960 in [false, true] {
+        e.expect_ok(&format!("setoption name UCI_Chess960 value {chess960}"));
+        for fen in &fens {
+            e.send(&format!("position fen {fen}"));
+            e.send("d");
+            let lines = e.sync();
+            if !errors(&lines).is_empty() {
+                assert!(!chess960, "{fen}: {lines:?}");
+                assert!(
+                    errors(&lines)[0].contains("UCI_Chess960"),
+                    "{fen}: {lines:?}"
+                );
+                refused += 1;
+                continue;
+            }
+            let shown = lines
+                .iter()
+                .find_map(|l| l.strip_prefix("Fen: "))
+                .unwrap_or_else(|| panic!("{fen}: no Fen line in {lines:?}"))
+                .to_string();
+            e.send(&format!("position fen {shown}"));
+            e.send("d");
+            let again = e.sync();
+            assert!(errors(&again).is_empty(), "{fen} -> {shown}: {again:?}");
+            assert!(again.contains(&format!("Fen: {shown}")), "{fen} -> {shown}");
+            assert_eq!(key(&again), key(&lines), "{fen} -> {shown}");
+        }
+    }
+    assert!(
+        refused > 50,
+        "the Chess960 positions with castling rights are refused"
+    );
+}
+
 #[test]
 fn illegal_move_rejects_the_whole_position_command() {
     let mut e = Engine::start();
@@ -764,6 +891,81 @@ fn quit_during_infinite_search_exits_promptly() {
 // ---------------------------------------------------------------------------------------------
 // Protocol basics and search control
 // ---------------------------------------------------------------------------------------------
+
+/// Sends `cmd` (a command that runs for hours), then checks that `isready` is answered at
+/// once, that `stop` ends it with `stopped` and that the engine then searches; then sends it
+/// again and checks that `quit` exits at once.
+fn long_command_stays_responsive(cmd: &str, stopped: &str) {
+    let mut e = Engine::start_alone();
+    e.sync();
+    e.send(cmd);
+    thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    e.send("isready");
+    e.wait_for_within("readyok while it runs", STOP_SLACK * 2, |l| l == "readyok");
+    let took = sent.elapsed();
+    eprintln!("{cmd}: readyok after {took:?}");
+    assert!(took < Duration::from_secs(1), "readyok took {took:?}");
+    let sent = Instant::now();
+    e.send("stop");
+    let (_, line) = e.wait_for_within("the stopped line", STOP_SLACK * 2, |l| l.contains(stopped));
+    let took = sent.elapsed();
+    eprintln!("{cmd}: stopped after {took:?}: {line}");
+    assert!(took < Duration::from_secs(1), "stop took {took:?}");
+    assert!(line.starts_with("info string"), "{line}");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    // The engine is usable: a search, a setoption.
+    e.send("go depth 3");
+    let (_, line) = e.bestmove();
+    check_bestmove(&Position::startpos(), &line);
+    e.expect_ok("setoption name Hash value 2");
+    e.send(cmd);
+    thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    let took = sent.elapsed();
+    eprintln!("{cmd}: quit after {took:?}");
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_secs(1), "quit took {took:?}");
+}
+
+#[test]
+fn go_perft_answers_isready_stop_and_quit() {
+    long_command_stays_responsive("go perft 7", "perft stopped");
+}
+
+#[test]
+fn bench_answers_isready_stop_and_quit() {
+    long_command_stays_responsive("bench 100", "bench stopped");
+}
+
+#[test]
+fn go_perft_and_bench_still_finish() {
+    let mut e = Engine::start();
+    e.send("go perft 3");
+    let (lines, total) = e.wait_for("Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert_eq!(total, "Nodes searched: 8902");
+    assert_eq!(lines.len(), 21, "20 moves and an empty line: {lines:?}");
+    e.send("bench 2");
+    let (lines, signature) = e.wait_for("the bench line", |l| l.ends_with(" nps"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(signature.contains(" nodes "), "{signature}");
+    // Set aside while a bench runs: a second one, and options.
+    e.send("bench 100");
+    e.expect_error("setoption name Hash value 2", "search is running");
+    e.send("stop");
+    e.wait_for("bench stopped", |l| l.contains("bench stopped"));
+    // Closed input waits for a bounded count to finish.
+    e.send("go perft 4");
+    e.close_input();
+    let rest = e.rest_of_output();
+    assert!(
+        rest.contains(&"Nodes searched: 197281".to_string()),
+        "{rest:?}"
+    );
+}
 
 #[test]
 fn uci_identifies_and_lists_options() {

@@ -406,6 +406,75 @@ fn setboard_sets_the_position_and_a_bad_fen_keeps_the_previous_one() {
 }
 
 #[test]
+fn setboard_with_castling_standard_chess_cannot_write_needs_fischerandom() {
+    // Issue #17: e1g1-style notation cannot say which move these castlings are.
+    let mut e = session();
+    e.send("force");
+    let fen = "r3k2r/ppp2ppp/2n5/3q4/8/2N5/PPP2PPP/R3K2R w KQkq - 0 12";
+    e.expect_silent(&format!("setboard {fen}"));
+    let odd = [
+        "4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1",
+        "4k3/8/8/8/8/8/8/1RK4R w KQ - 0 1",
+        "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1",
+    ];
+    for bad in odd {
+        e.expect_error(&format!("setboard {bad}"), "variant fischerandom");
+    }
+    e.assert_position(fen);
+    // In Chess960 they are fine, and the castle is O-O-O.
+    e.send("variant fischerandom");
+    e.send("force");
+    for good in odd {
+        e.expect_silent(&format!("setboard {good}"));
+        e.assert_position(good);
+    }
+    e.send("setboard 4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1");
+    e.expect_silent("usermove O-O-O");
+    e.expect_silent("usermove e8e7");
+    // The king went to c1 and the rook to d1: the king can step back to b1.
+    e.expect_silent("usermove c1b1");
+}
+
+#[test]
+fn a_take_back_that_fails_in_analysis_mode_leaves_the_analysis_running() {
+    // Issue #17: the error was printed, and the analysis had stopped.
+    let mut e = session();
+    e.send("force");
+    e.send("analyze");
+    e.wait_for("depth 2", |l| is_thinking(l) && l.starts_with("2 "));
+    for (cmd, needle) in [
+        ("undo", "no move to take back"),
+        ("remove", "fewer than two"),
+    ] {
+        e.send(cmd);
+        let (_, error) = e.wait_for("the error", |l| l.starts_with("Error"));
+        assert!(error.contains(needle), "{error}");
+        e.wait_for("thinking after the error", is_thinking);
+    }
+    // One move played: `remove` fails and the analysis goes on, `undo` takes it back and
+    // the analysis starts again at the start position.
+    e.send("usermove e2e4");
+    e.send("ping 7");
+    e.wait_for("pong 7", |l| l == "pong 7");
+    e.wait_for("depth 2 after e2e4", |l| {
+        is_thinking(l) && l.starts_with("2 ")
+    });
+    e.send("remove");
+    e.wait_for("the error", |l| l.starts_with("Error (fewer than two"));
+    e.wait_for("thinking after the error", is_thinking);
+    e.send("undo");
+    e.send("ping 8");
+    e.wait_for("pong 8", |l| l == "pong 8");
+    let (_, line) = e.wait_for("depth 1 again", |l| is_thinking(l) && l.starts_with("1 "));
+    let pv_first = line.split_whitespace().nth(4).unwrap();
+    let start = Position::startpos();
+    assert!(parse_move(start.board(), pv_first, false).is_ok(), "{line}");
+    e.send("exit");
+    e.sync();
+    assert!(e.sync().is_empty(), "quiet after exit");
+}
+
+#[test]
 fn mate_and_stalemate_are_claimed_instead_of_a_move() {
     let mut e = session();
     e.send("force");

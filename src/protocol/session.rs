@@ -2,15 +2,17 @@
 //! user made (engine options, book, pondering, Chess960) and the life of the search thread.
 //!
 //! There is one way to run a search ([`Session::start_search`]: a thread with a 64 MiB stack,
-//! the search inside `catch_unwind`, the thread handing the engine back when joined) and one
-//! way to recover from a failed one ([`Session::join`] rebuilds the engine and applies again
+//! the search inside `catch_unwind`, the thread handing the engine back when joined), the same
+//! thread for the other long commands ([`Session::start_job`]: perft, bench), so that the
+//! command loop answers `isready`, `stop` and `quit` while they run, and one way to recover
+//! from a failed one ([`Session::join`] rebuilds the engine and applies again
 //! every engine option the user set, so that Hash, Threads, MultiPV, Move Overhead and the
 //! QSearch options survive; the book and the front-end settings live in the session and are
 //! untouched). The protocol skins only parse commands and format what the session reports.
 
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use cozy_chess::Move;
@@ -36,6 +38,18 @@ pub enum Joined {
     Failed,
     /// The search thread itself died. The engine was rebuilt with the user's options.
     Lost,
+    /// A job that is not a search ([`Session::start_job`]) ended.
+    Finished,
+}
+
+/// How the work on the search thread ended (what the thread hands back with the engine).
+enum Outcome {
+    /// A search and its result.
+    Searched(Box<SearchResult>),
+    /// A job that is not a search ended.
+    Finished,
+    /// The search or job panicked (caught on the thread).
+    Failed,
 }
 
 /// A failure injected into the next search, to test the recovery path.
@@ -46,6 +60,8 @@ pub(crate) enum Failure {
     Search,
     /// The thread panics after the search (its join fails).
     Thread,
+    /// The thread cannot be started.
+    Spawn,
 }
 
 /// The engine, the game and the search thread, shared by the UCI and XBoard skins.
@@ -54,7 +70,11 @@ pub struct Session {
     engine: Option<Engine>,
     /// The stop and ponder flags of the engine.
     control: Arc<Control>,
-    search: Option<JoinHandle<(Engine, Option<SearchResult>)>>,
+    search: Option<JoinHandle<(Engine, Outcome)>>,
+    /// Set by [`Session::stop`], cleared when a search or job starts: tells a job of several
+    /// searches (bench) to start no more, since each search sets and clears the engine's own
+    /// stop flag.
+    halt: Arc<AtomicBool>,
     /// The engine options set by the user, last value of each, in the order set: applied
     /// again to a rebuilt engine.
     applied: Vec<(OptionSpec, OptionValue)>,
@@ -84,6 +104,7 @@ impl Session {
             control: engine.control(),
             engine: Some(engine),
             search: None,
+            halt: Arc::new(AtomicBool::new(false)),
             applied: Vec::new(),
             pos: Position::startpos(),
             chess960: false,
@@ -99,10 +120,11 @@ impl Session {
         &self.control
     }
 
-    /// Tells a running search to end now (pondering ends too).
+    /// Tells a running search or job to end now (pondering ends too).
     pub fn stop(&self) {
+        self.halt.store(true, Ordering::SeqCst);
         self.control.pondering.store(false, Ordering::Relaxed);
-        self.control.stop.store(true, Ordering::Relaxed);
+        self.control.stop.store(true, Ordering::SeqCst);
     }
 
     /// Whether a search thread exists and has not ended yet.
@@ -162,7 +184,7 @@ impl Session {
     /// cleared and the ponder flag set from `limits` before the thread starts.
     ///
     /// An error when no idle engine is there (a search is running) or the thread cannot be
-    /// started (the engine is then rebuilt).
+    /// started (the engine then stays, as it was).
     pub fn start_search(
         &mut self,
         pos: Position,
@@ -171,42 +193,104 @@ impl Session {
         report: Option<ReportSink>,
         finish: impl FnOnce(&Position, Option<&SearchResult>) + Send + 'static,
     ) -> Result<(), String> {
-        let mut engine = self.engine.take().ok_or("a search is running")?;
+        let engine = self.engine.as_mut().ok_or("a search is running")?;
         engine.set_report_sink(report);
-        self.control.stop.store(false, Ordering::Relaxed);
         self.control
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
+        // Read here, taken by the spawn.
         #[cfg(test)]
-        let inject = self.inject.take();
-        let spawned = std::thread::Builder::new()
-            .name("lull-search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    #[cfg(test)]
-                    if inject == Some(Failure::Search) {
-                        panic!("injected search failure (test)");
-                    }
-                    engine.search_keep_flags(&pos, &limits, &searchmoves)
-                }));
-                engine.set_report_sink(None);
-                let result = outcome.ok();
-                finish(&pos, result.as_ref());
+        let inject = self.inject;
+        let started = self.spawn(move |engine, _| {
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 #[cfg(test)]
-                if inject == Some(Failure::Thread) {
-                    panic!("injected search thread failure (test)");
+                if inject == Some(Failure::Search) {
+                    panic!("injected search failure (test)");
                 }
-                (engine, result)
-            });
+                engine.search_keep_flags(&pos, &limits, &searchmoves)
+            }));
+            engine.set_report_sink(None);
+            let result = outcome.ok();
+            finish(&pos, result.as_ref());
+            #[cfg(test)]
+            if inject == Some(Failure::Thread) {
+                panic!("injected search thread failure (test)");
+            }
+            match result {
+                Some(result) => Outcome::Searched(Box::new(result)),
+                None => Outcome::Failed,
+            }
+        });
+        if started.is_err() {
+            if let Some(engine) = self.engine.as_mut() {
+                engine.set_report_sink(None);
+            }
+        }
+        started
+    }
+
+    /// Runs `job` with the engine on the search thread: a long command (perft, bench) that
+    /// must not block the command loop. The job should end soon once the flag it is given is
+    /// set (by [`Session::stop`]); the engine's stop flag is set then too, so that a search
+    /// inside the job ends. A panic in the job is caught (the engine is rebuilt). Joined
+    /// like a search; an error when a search is running or the thread cannot be started.
+    pub fn start_job(
+        &mut self,
+        job: impl FnOnce(&mut Engine, &AtomicBool) + Send + 'static,
+    ) -> Result<(), String> {
+        self.spawn(move |engine, halt| {
+            match std::panic::catch_unwind(AssertUnwindSafe(|| job(engine, halt))) {
+                Ok(()) => Outcome::Finished,
+                Err(_) => Outcome::Failed,
+            }
+        })
+    }
+
+    /// The one spawn of the search thread: clears the stop flags and moves the engine into
+    /// a thread with a 64 MiB stack that runs `work`. When the thread cannot be started the
+    /// engine stays here, as it was.
+    fn spawn(
+        &mut self,
+        work: impl FnOnce(&mut Engine, &AtomicBool) -> Outcome + Send + 'static,
+    ) -> Result<(), String> {
+        let engine = self.engine.take().ok_or("a search is running")?;
+        self.halt.store(false, Ordering::SeqCst);
+        self.control.stop.store(false, Ordering::SeqCst);
+        // The engine goes through a slot, so that it is still there if the thread never runs
+        // (a closure given to a failed spawn is dropped, and the engine with it).
+        let slot = Arc::new(Mutex::new(Some(engine)));
+        let theirs = Arc::clone(&slot);
+        let halt = Arc::clone(&self.halt);
+        let builder = std::thread::Builder::new()
+            .name("lull-search".into())
+            .stack_size(SEARCH_STACK);
+        #[cfg(test)]
+        let builder = if self.inject.take() == Some(Failure::Spawn) {
+            // Larger than any address space: the spawn fails.
+            builder.stack_size(1 << 50)
+        } else {
+            builder
+        };
+        let spawned = builder.spawn(move || {
+            let taken = theirs.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let Some(mut engine) = taken else {
+                // Cannot happen: the slot is emptied only here or after a failed spawn.
+                panic!("the search thread found no engine");
+            };
+            let outcome = work(&mut engine, &halt);
+            (engine, outcome)
+        });
         match spawned {
             Ok(handle) => {
                 self.search = Some(handle);
                 Ok(())
             }
             Err(e) => {
-                // The engine moved into the closure is gone.
-                self.recover();
+                let engine = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                match engine {
+                    Some(engine) => self.engine = Some(engine),
+                    None => self.recover(),
+                }
                 Err(e.to_string())
             }
         }
@@ -217,11 +301,15 @@ impl Session {
     pub fn join(&mut self) -> Option<Joined> {
         let handle = self.search.take()?;
         Some(match handle.join() {
-            Ok((engine, Some(result))) => {
+            Ok((engine, Outcome::Searched(result))) => {
                 self.engine = Some(engine);
-                Joined::Done(Box::new(result))
+                Joined::Done(result)
             }
-            Ok((engine, None)) => {
+            Ok((engine, Outcome::Finished)) => {
+                self.engine = Some(engine);
+                Joined::Finished
+            }
+            Ok((engine, Outcome::Failed)) => {
                 // Its tables may be half-written: start afresh.
                 drop(engine);
                 self.recover();
@@ -375,6 +463,50 @@ mod tests {
         s.stop();
         let e = s.engine_mut().unwrap();
         assert!(e.control().stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_search_thread_that_cannot_start_keeps_the_engine() {
+        let mut s = configured();
+        let before = Arc::as_ptr(&s.engine_mut().unwrap().tt);
+        s.inject = Some(Failure::Spawn);
+        let pos = s.pos.clone();
+        let started = s.start_search(pos, Limits::depth(2), Vec::new(), None, |_, _| {
+            panic!("the search never ran")
+        });
+        assert!(started.is_err());
+        assert!(s.join().is_none());
+        // The same engine (the same table), with its options, and it searches.
+        assert_eq!(Arc::as_ptr(&s.engine_mut().unwrap().tt), before);
+        assert_configured(&mut s);
+        let pos = s.pos.clone();
+        s.start_search(pos, Limits::depth(2), Vec::new(), None, |_, _| {})
+            .unwrap();
+        assert!(matches!(s.join(), Some(Joined::Done(_))));
+    }
+
+    #[test]
+    fn a_job_runs_on_the_search_thread_until_stopped() {
+        let mut s = configured();
+        let (tx, rx) = std::sync::mpsc::channel();
+        s.start_job(move |engine, halt| {
+            let _ = tx.send(engine.threads());
+            while !halt.load(Ordering::SeqCst) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        })
+        .unwrap();
+        assert_eq!(rx.recv().unwrap(), 3, "the job has the engine");
+        assert!(s.search_running() && s.engine_mut().is_none());
+        assert!(s.start_job(|_, _| {}).is_err(), "one job at a time");
+        s.stop();
+        assert!(matches!(s.join(), Some(Joined::Finished)));
+        assert_configured(&mut s);
+        // A job that panics: the engine is rebuilt with the user's options.
+        s.start_job(|_, _| panic!("injected job failure (test)"))
+            .unwrap();
+        assert!(matches!(s.join(), Some(Joined::Failed)));
+        assert_configured(&mut s);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::options::{is_integer, option_specs, parse_option};
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
 use crate::position::shorten as truncate;
-use crate::position::{board_ascii, move_to_uci, Position};
+use crate::position::{board_ascii, move_to_uci, standard_castling_problem, Position};
 use crate::search::{ReportSink, SearchReport, SearchResult};
 use crate::time::Limits;
 
@@ -132,9 +132,8 @@ impl Uci {
                 crate::eval::evaluate(self.session.pos.board())
             )),
             UciCommand::Bench { depth } => {
-                if let Some(engine) = self.engine_idle("bench") {
-                    let r = crate::bench::run_bench(engine, depth, |_, _, _| {});
-                    say(&format!("{} nodes {} nps", r.nodes, r.nps));
+                if self.engine_idle("bench").is_some() {
+                    self.bench(depth);
                 }
             }
         }
@@ -205,6 +204,16 @@ impl Uci {
                 }
             },
         };
+        // As Stockfish does: castling that standard notation cannot write (e1g1 would not say
+        // which move it is, and the GUI's board would differ from ours) needs UCI_Chess960.
+        if !self.session.chess960 {
+            if let Some(problem) = standard_castling_problem(pos.board()) {
+                error(&format!(
+                    "{problem}; set UCI_Chess960 to true for this position; position unchanged"
+                ));
+                return;
+            }
+        }
         pos.set_chess960(self.session.chess960);
         for (n, text) in moves.iter().enumerate() {
             match pos.parse_uci_move(text) {
@@ -307,18 +316,69 @@ impl Uci {
         }
     }
 
+    /// Runs a long command on the search thread, so that `isready`, `stop` and `quit` are
+    /// answered while it runs; `job` gets the engine and the flag that `stop` sets. Like a
+    /// bounded search, it is awaited at the end of input.
+    fn start_job(
+        &mut self,
+        what: &str,
+        job: impl FnOnce(&mut crate::search::Engine, &AtomicBool) + Send + 'static,
+    ) {
+        let answered = Arc::new(AtomicBool::new(false));
+        self.answered = Arc::clone(&answered);
+        self.endless = false;
+        let started = self.session.start_job(move |engine, halt| {
+            job(engine, halt);
+            answered.store(true, Ordering::Release);
+        });
+        if let Err(e) = started {
+            error(&format!("cannot start the {what} thread: {e}"));
+        }
+    }
+
+    /// `go perft <depth>`: each root move's count as it comes, then the total. `stop` ends
+    /// it early (the moves counted so far are shown, no total).
     fn go_perft(&mut self, depth: u32) {
         let mut pos = self.session.pos.clone();
-        let start = std::time::Instant::now();
-        let mut total = 0;
-        for (mv, n) in perft::divide(&mut pos, depth) {
-            say(&format!("{}: {n}", self.session.pos.move_to_uci(mv)));
-            total += n;
-        }
-        let ms = start.elapsed().as_millis() as u64;
-        say("");
-        say(&format!("Nodes searched: {total}"));
-        say(&format!("info string perft time {ms} ms"));
+        self.start_job("perft", move |_, halt| {
+            let start = std::time::Instant::now();
+            let root = pos.clone();
+            let moves = root.legal_moves().len();
+            let mut total = 0;
+            let mut counted = 0;
+            let done = perft::divide_until(&mut pos, depth, halt, |mv, n| {
+                say(&format!("{}: {n}", root.move_to_uci(mv)));
+                total += n;
+                counted += 1;
+            });
+            let ms = start.elapsed().as_millis() as u64;
+            if !done {
+                say(&format!(
+                    "info string perft stopped after {counted} of {moves} root moves \
+                     ({total} nodes, {ms} ms)"
+                ));
+                return;
+            }
+            say("");
+            say(&format!("Nodes searched: {total}"));
+            say(&format!("info string perft time {ms} ms"));
+        });
+    }
+
+    /// `bench [depth]`: the bench signature line; `stop` ends it early (no signature then).
+    fn bench(&mut self, depth: i32) {
+        self.start_job("bench", move |engine, halt| {
+            let r = crate::bench::run_bench_until(engine, depth, halt, |_, _, _| {});
+            let all = crate::bench::BENCH_POSITIONS.len();
+            if r.positions < all {
+                say(&format!(
+                    "info string bench stopped after {} of {all} positions",
+                    r.positions
+                ));
+            } else {
+                say(&format!("{} nodes {} nps", r.nodes, r.nps));
+            }
+        });
     }
 }
 

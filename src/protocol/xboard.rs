@@ -31,7 +31,7 @@ use crate::options::{
     MAX_THREADS,
 };
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
-use crate::position::{move_to_uci, shorten, Position};
+use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
 use crate::san::{line_to_san, parse_san};
 use crate::search::{IterationReport, SearchReport};
 use crate::time::Limits;
@@ -375,7 +375,7 @@ impl Xboard {
                 say("# the search thread failed; the engine state was reset");
                 None
             }
-            Some(Joined::Failed) | None => None,
+            Some(Joined::Failed | Joined::Finished) | None => None,
         };
         let sent = lock(&run.shared).sent;
         if let Some(mv) = sent {
@@ -589,6 +589,19 @@ impl Xboard {
             Ok(p) => p,
             Err(e) => return error(&format!("illegal position: {e}"), "setboard"),
         };
+        // Castling that standard chess cannot write (e1g1 would not say which move it is)
+        // needs Chess960.
+        if !self.session.chess960 {
+            if let Some(problem) = standard_castling_problem(pos.board()) {
+                return error(
+                    &format!(
+                        "illegal position: {problem}; send 'variant fischerandom' first for \
+                         Chess960"
+                    ),
+                    "setboard",
+                );
+            }
+        }
         self.settle();
         pos.set_chess960(self.session.chess960);
         self.session.pos = pos;
@@ -640,13 +653,19 @@ impl Xboard {
 
     /// `undo` (one ply) and `remove` (two).
     fn take_back(&mut self, plies: usize, line: &str) {
+        let what = if plies == 1 {
+            "no move"
+        } else {
+            "fewer than two moves"
+        };
+        // An analysis never plays a move, so the game is known now: a take-back that cannot
+        // be done leaves the analysis running.
+        if self.analyzing && self.session.pos.game_ply() < plies {
+            return error(&format!("{what} to take back"), line);
+        }
+        // Otherwise the search ends first (a move it already sent is played).
         self.settle();
         if self.session.pos.game_ply() < plies {
-            let what = if plies == 1 {
-                "no move"
-            } else {
-                "fewer than two moves"
-            };
             return error(&format!("{what} to take back"), line);
         }
         for _ in 0..plies {

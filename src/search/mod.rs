@@ -103,6 +103,40 @@ impl Default for SearchOptions {
     }
 }
 
+/// Memory (address space) that must be free before another helper thread is started: the
+/// search's own allocations need room once every stack is placed.
+const SPAWN_HEADROOM: usize = 32 << 20;
+
+/// Whether `bytes` of address space can still be mapped (a limit such as `ulimit -v` counts
+/// every mapping: thread stacks, their signal stacks, the allocator's). Always true where
+/// this cannot be asked.
+fn address_space_left(bytes: usize) -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: a fresh private mapping that nothing else sees, unmapped at once.
+        unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            );
+            if p == libc::MAP_FAILED {
+                return false;
+            }
+            libc::munmap(p, bytes);
+        }
+        true
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = bytes;
+        true
+    }
+}
+
 /// Flags shared by all threads of a search and the thread that controls it.
 #[derive(Debug, Default)]
 pub struct Control {
@@ -821,11 +855,42 @@ impl Engine {
         let control = Arc::clone(&self.control);
         let (main, helpers) = self.threads.split_first_mut().expect("at least one thread");
         let mut result = std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
+            // A helper that cannot be started (no memory for its stack, a thread limit) is
+            // left out, and so are the ones after it: the search goes on with the threads it
+            // has, within its limits. `scope.spawn` would panic here, and the scope would
+            // then wait for the started helpers, which only `stop` ends.
+            let mut helpers = helpers.iter_mut();
+            while let Some(helper) = helpers.next() {
+                // A helper left out must not report nodes from an earlier search (a started
+                // one clears these itself).
+                helper.stats = SearchStats::default();
+                helper.node_counters[helper.thread_id].store(0, Ordering::Relaxed);
+                // No more helpers once the search should end (starting hundreds of threads
+                // on a few busy cores takes time), nor when another stack would leave too
+                // little memory for the search itself (an allocation that fails aborts).
+                let late = !limits.ponder && tm.hard_expired();
+                let room = address_space_left(SPAWN_HEADROOM);
+                if late || !room || control.stop.load(Ordering::Relaxed) {
+                    for idle in helpers {
+                        idle.stats = SearchStats::default();
+                        idle.node_counters[idle.thread_id].store(0, Ordering::Relaxed);
+                    }
+                    break;
+                }
+                let builder = std::thread::Builder::new();
+                #[cfg(test)]
+                let builder = tests::helper_builder(builder, helper.thread_id);
                 let mut hpos = pos.clone();
-                scope.spawn(move || {
+                let spawned = builder.spawn_scoped(scope, move || {
                     helper.iterate(&mut hpos, searchmoves);
                 });
+                if spawned.is_err() {
+                    for idle in helpers {
+                        idle.stats = SearchStats::default();
+                        idle.node_counters[idle.thread_id].store(0, Ordering::Relaxed);
+                    }
+                    break;
+                }
             }
             let mut mpos = pos.clone();
             let r = main.iterate(&mut mpos, searchmoves);
@@ -858,5 +923,65 @@ impl Engine {
             }
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Helper threads from this id on fail to start (in searches run on this thread).
+        static FAIL_HELPERS_FROM: Cell<usize> = const { Cell::new(usize::MAX) };
+    }
+
+    /// The builder of helper `id`: one asking for a stack larger than any address space
+    /// when the test wants that helper's spawn to fail.
+    pub(super) fn helper_builder(builder: std::thread::Builder, id: usize) -> std::thread::Builder {
+        if id >= FAIL_HELPERS_FROM.with(Cell::get) {
+            builder.stack_size(1 << 50)
+        } else {
+            builder
+        }
+    }
+
+    #[test]
+    fn a_helper_that_cannot_start_is_left_out_and_the_limits_still_hold() {
+        let pos = Position::startpos();
+        let mut engine = Engine::new(1);
+        engine.set_threads(8);
+        // A search with every helper: each counts nodes.
+        let r = engine.search(&pos, &Limits::depth(6), &[]);
+        assert!(r.best_move.is_some());
+        // Helpers 3 to 7 cannot start: the search goes on with the main thread and helpers
+        // 1 and 2, ends on its time limit, and counts no nodes of the earlier search.
+        FAIL_HELPERS_FROM.with(|f| f.set(3));
+        let limits = Limits {
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        let start = std::time::Instant::now();
+        let r = engine.search(&pos, &limits, &[]);
+        let took = start.elapsed();
+        FAIL_HELPERS_FROM.with(|f| f.set(usize::MAX));
+        assert!(r.best_move.is_some());
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+        for t in &engine.threads[3..] {
+            assert_eq!(t.stats.nodes(), 0);
+        }
+        for t in &engine.threads[..3] {
+            assert!(t.stats.nodes() > 0);
+        }
+        assert_eq!(
+            r.nodes,
+            engine.threads.iter().map(|t| t.stats.nodes()).sum::<u64>()
+        );
+        // Not one helper starts: the main thread searches alone.
+        FAIL_HELPERS_FROM.with(|f| f.set(1));
+        let r = engine.search(&pos, &Limits::depth(5), &[]);
+        FAIL_HELPERS_FROM.with(|f| f.set(usize::MAX));
+        assert!(r.best_move.is_some());
+        assert_eq!(r.nodes, engine.threads[0].stats.nodes());
     }
 }

@@ -132,8 +132,32 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts `lull` with `args`.
     pub fn spawn(args: &[&str]) -> Self {
-        let mut child = Command::new(lull_binary())
-            .args(args)
+        let mut command = Command::new(lull_binary());
+        command.args(args);
+        Self::spawn_command(command)
+    }
+
+    /// Starts `lull` under a virtual memory limit of `kib` KiB (`ulimit -v`, through
+    /// `sh`), or `None` when this system's `sh` cannot set one.
+    pub fn spawn_with_memory_limit(kib: u64, args: &[&str]) -> Option<Self> {
+        let probe = Command::new("sh")
+            .args(["-c", &format!("ulimit -v {kib}")])
+            .output()
+            .ok()?;
+        if !probe.status.success() {
+            return None;
+        }
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", &format!("ulimit -v {kib} && exec \"$0\" \"$@\"")])
+            .arg(lull_binary())
+            .args(args);
+        Some(Self::spawn_command(command))
+    }
+
+    /// Starts a command that runs `lull` (its standard streams are taken over here).
+    pub fn spawn_command(mut command: Command) -> Self {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
