@@ -13,6 +13,7 @@ pub mod bench;
 pub mod book;
 pub mod epd;
 pub mod eval;
+pub mod nnue;
 pub mod options;
 pub mod params;
 pub mod perft;
