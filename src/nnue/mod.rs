@@ -484,7 +484,10 @@ mod tests {
             384 + 320 + 60
         );
         assert_eq!(feature(Black, Black, Piece::King, Square::E8), 320 + 4);
-        assert_eq!(feature(White, Black, Piece::Queen, Square::H8), 384 + 256 + 63);
+        assert_eq!(
+            feature(White, Black, Piece::Queen, Square::H8),
+            384 + 256 + 63
+        );
         assert_eq!(feature(White, Black, Piece::King, Square::H8), 767);
         assert_eq!(file_size(16), 28 + 2 * (768 * 16 + 16 + 32) + 4);
         assert_eq!(MAX_OUTPUT_WEIGHT, 128);

@@ -1,14 +1,14 @@
 //! The search stack: what each ply of the current line remembers for the plies below it
 //! (Stockfish's `Stack`, Viridithas's `StackFrame`), and the NNUE accumulators of the
 //! current line ([`NnueStack`]) with the searcher's make-move hooks and its one static
-//! evaluation ([`Searcher::evaluate`]).
+//! evaluation (`Searcher::evaluate`).
 //!
 //! Why the accumulators live here and not in [`Position`]: a `Position` is cloned, played
 //! and undone everywhere (tools, books, perft, SAN) and knows nothing of networks; the
 //! search alone evaluates, and it already indexes everything by ply. The frames are indexed
 //! by the distance from the root, so undoing a move costs nothing (the parent's frame is
 //! still there), and a frame is brought up to date lazily: making a move only marks the new
-//! ply's frame stale ([`Searcher::make_move`], [`Searcher::make_null`]), and the evaluation
+//! ply's frame stale (`Searcher::make_move`, `Searcher::make_null`), and the evaluation
 //! ([`NnueStack::evaluate`]) copy-updates the stale frames from the last fresh one, a ply at
 //! a time, from each parent board to its child's (the boards come from the position's
 //! history). A node that never evaluates (a TT cutoff, a draw, a node in check) costs no
