@@ -611,6 +611,18 @@ fn bad_network_files_are_errors_and_keep_the_previous_network() {
         assert!(engine.use_nnue(), "{name}");
         let _ = std::fs::remove_file(path);
     }
+    // An endless file is refused after the size of the largest network.
+    if cfg!(unix) {
+        let err = apply_option(&mut engine, "EvalFile", Some("/dev/zero")).unwrap_err();
+        assert!(err.contains("magic"), "{err}");
+        let err = apply_option(&mut engine, "EvalFile", Some("/dev/urandom")).unwrap_err();
+        assert!(err.contains("magic"), "{err}");
+    }
+    // A directory is no file.
+    let dir = std::env::temp_dir();
+    let err = apply_option(&mut engine, "EvalFile", Some(dir.to_str().unwrap())).unwrap_err();
+    assert!(err.contains("cannot read network file"), "{err}");
+    assert!(Arc::ptr_eq(engine.network().unwrap(), &loaded));
     let missing = std::env::temp_dir().join("lull-nnue-no-such-file.nnue");
     let err = apply_option(&mut engine, "EvalFile", Some(missing.to_str().unwrap())).unwrap_err();
     assert!(err.contains("cannot read network file"), "{err}");

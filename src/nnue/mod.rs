@@ -248,10 +248,20 @@ impl Network {
         Self::from_parts(hidden, w1, b1, w2, b2)
     }
 
-    /// Reads a network file. The error names the file and what is wrong with it.
+    /// Reads a network file. The error names the file and what is wrong with it. At most one
+    /// byte more than the largest network is read, so that a huge file or a device such as
+    /// `/dev/zero` is refused quickly.
     pub fn load(path: &std::path::Path) -> Result<Self, String> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| format!("cannot read network file {}: {e}", path.display()))?;
+        use std::io::Read;
+        let cannot =
+            |e: std::io::Error| format!("cannot read network file {}: {e}", path.display());
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(file_size(MAX_HIDDEN) as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(cannot)?;
         Self::from_bytes(&bytes).map_err(|e| format!("network file {}: {e}", path.display()))
     }
 
