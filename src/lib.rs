@@ -1,8 +1,9 @@
 //! Lull: a UCI chess engine built around the quiescence search of the literature.
 //!
 //! The library exposes every piece a Rust user (or a student) may want to call directly:
-//! [`position::Position`] (board, history, UCI move notation), [`eval::evaluate`], the static
-//! exchange evaluator [`search::see`], the searcher [`search::Searcher`] with its
+//! [`position::Position`] (board, history, UCI move notation), [`eval::evaluate`] and the NNUE
+//! evaluation [`nnue`], the static exchange evaluator [`search::see`], the searcher
+//! [`search::Searcher`] with its
 //! [`search::QSearchOptions`], the transposition table [`tt::TranspositionTable`], [`perft`],
 //! the option table [`options`], the Polyglot book library [`book`] and the front ends in
 //! [`protocol`]: one engine session ([`protocol::session::Session`]) behind the UCI and XBoard
@@ -13,6 +14,7 @@ pub mod bench;
 pub mod book;
 pub mod epd;
 pub mod eval;
+pub mod nnue;
 pub mod options;
 pub mod params;
 pub mod perft;

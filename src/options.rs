@@ -10,6 +10,7 @@
 //! (`crate::protocol::session`) applies them: [`apply_option`] checks their value and says
 //! that the front end handles them.
 
+use crate::nnue;
 use crate::params;
 use crate::position::shorten;
 use crate::search::{Engine, NullMoveQs, QSearchOptions};
@@ -136,6 +137,14 @@ impl OptionValue {
     /// The flag of a check value (false for any other kind).
     pub fn flag(&self) -> bool {
         matches!(self, Self::Bool(true))
+    }
+
+    /// The text of a string value (empty for any other kind).
+    pub fn text(&self) -> &str {
+        match self {
+            Self::Text(t) => t,
+            _ => "",
+        }
     }
 }
 
@@ -383,7 +392,28 @@ pub fn option_specs() -> Vec<OptionSpec> {
             e.options.qs.null_move = NullMoveQs::from_spin(v.int());
             Ok(())
         }),
+        // The network before its switch: a GUI that sends the options in the announced
+        // order loads the file first (the tools sort them so, see `application_order`).
+        other(
+            "EvalFile",
+            OptionKind::String {
+                default: nnue::EVAL_FILE_DEFAULT,
+            },
+            Apply::Engine(|e, v| e.set_eval_file(v.text())),
+        ),
+        // False until a trained network is embedded (nnue::USE_NNUE_DEFAULT).
+        check("Use NNUE", nnue::USE_NNUE_DEFAULT, |e, v| {
+            e.set_use_nnue(v.flag())
+        }),
     ]
+}
+
+/// Where an option goes when several are applied at once (the tools' `--option`s): the
+/// options that others need first (`EvalFile` before `Use NNUE`, which refuses to turn on
+/// without a network), the others after, each group in the order given. Sort with a stable
+/// sort by this key.
+pub fn application_order(name: &str) -> u8 {
+    u8::from(!name.trim().eq_ignore_ascii_case("EvalFile"))
 }
 
 /// The option of that name (case-insensitive, surrounding spaces ignored).
@@ -469,7 +499,31 @@ mod tests {
                 "QSearchPawnPushes",
                 "QSearchRecapturesAfter",
                 "QSearchNullMove",
+                "EvalFile",
+                "Use NNUE",
             ]
+        );
+        assert_eq!(
+            find_option("use nnue").unwrap().uci_line(),
+            format!(
+                "option name Use NNUE type check default {}",
+                nnue::USE_NNUE_DEFAULT
+            )
+        );
+        assert_eq!(
+            find_option("evalfile").unwrap().uci_line(),
+            format!(
+                "option name EvalFile type string default {}",
+                if nnue::DEFAULT_NET.is_some() {
+                    "<default>"
+                } else {
+                    "<empty>"
+                }
+            )
+        );
+        assert_eq!(
+            find_option("EvalFile").unwrap().scope(),
+            OptionScope::Engine
         );
         assert_eq!(
             find_option("hash").unwrap().uci_line(),

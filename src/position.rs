@@ -71,6 +71,15 @@ impl Position {
         &self.boards[self.boards.len() - 1]
     }
 
+    /// The board `back` moves (or null moves) before the current one (0: the current
+    /// board); `None` before the first. The NNUE accumulators of the search are updated
+    /// from a parent's board to its child's.
+    #[inline]
+    pub fn board_back(&self, back: usize) -> Option<&Board> {
+        let n = self.boards.len();
+        (back < n).then(|| &self.boards[n - 1 - back])
+    }
+
     /// The Zobrist key of the current position.
     #[inline]
     pub fn hash(&self) -> u64 {

@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 
 use cozy_chess::{Piece, Square};
 
-use crate::eval::evaluate;
 use crate::params::*;
 use crate::position::Position;
 use crate::tt::Bound;
@@ -95,7 +94,7 @@ impl Searcher {
                 return self.qsearch(pos, alpha, beta, QNode::horizon(ply));
             }
             self.stats.main_nodes += 1;
-            return evaluate(pos.board());
+            return self.evaluate(pos);
         }
 
         // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
@@ -112,7 +111,7 @@ impl Searcher {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(pos.board());
+                return self.evaluate(pos);
             }
             // Step 3. Mate distance pruning: no score here can beat a mate found nearer the
             // root.
@@ -146,7 +145,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate(pos.board()), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -191,7 +190,7 @@ impl Searcher {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_REDUCTION_MAX);
-                if pos.play_null() {
+                if self.make_null(pos) {
                     self.stack[ply + 1].after_null = true;
                     self.stack[ply].cont_key = NO_CONT;
                     let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
@@ -302,7 +301,7 @@ impl Searcher {
             };
             self.stack[ply].cont_key = key;
             let nodes_before = if root { self.nodes() } else { 0 };
-            pos.play(mv);
+            self.make_move(pos, mv);
             let gives_check = pos.in_check();
             let new_depth = depth - 1;
             let score = if searched == 0 {

@@ -22,6 +22,7 @@ use std::sync::Arc;
 use cozy_chess::Move;
 use serde::Serialize;
 
+use crate::nnue::Network;
 use crate::params::{self, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, TM_SCORE_LOOKBACK};
 use crate::position::Position;
 use crate::time::{Limits, SearchProgress, TimeManager};
@@ -273,6 +274,8 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     /// What each ply of the current line remembers (static eval, move, null move).
     pub(crate) stack: stack::SearchStack,
+    /// The NNUE accumulators of the current line (inactive with `Use NNUE` off).
+    pub(crate) nnue: stack::NnueStack,
     time: TimeManager,
     limits: Limits,
     seldepth: usize,
@@ -312,6 +315,7 @@ impl Searcher {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             stack: stack::SearchStack::new(),
+            nnue: stack::NnueStack::default(),
             time: TimeManager::new(&Limits::default(), cozy_chess::Color::White, 0),
             limits: Limits::default(),
             seldepth: 0,
@@ -688,6 +692,10 @@ pub struct Engine {
     threads: Vec<Searcher>,
     hash_mib: usize,
     report: Option<ReportSink>,
+    /// The loaded network (`EvalFile`), if any: the embedded one by default.
+    network: Option<Arc<Network>>,
+    /// `Use NNUE`: evaluate with `network` (never true without one).
+    use_nnue: bool,
 }
 
 impl Engine {
@@ -700,7 +708,10 @@ impl Engine {
             threads: Vec::new(),
             hash_mib,
             report: None,
+            network: Network::embedded(),
+            use_nnue: false,
         };
+        engine.use_nnue = crate::nnue::USE_NNUE_DEFAULT && engine.network.is_some();
         engine.set_threads(1);
         engine
     }
@@ -772,6 +783,59 @@ impl Engine {
         }
     }
 
+    /// The loaded network, if any (`EvalFile`; the embedded one by default).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// Whether the search evaluates with the network (`Use NNUE`).
+    pub fn use_nnue(&self) -> bool {
+        self.use_nnue
+    }
+
+    /// Sets the network; `None` unloads it and turns `Use NNUE` off. A change of the
+    /// evaluation in use clears the table (its static evaluations are of the other scale).
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        if self.use_nnue {
+            self.tt.clear();
+        }
+        self.use_nnue &= network.is_some();
+        self.network = network;
+    }
+
+    /// Turns the network evaluation on or off (`Use NNUE`). On without a loaded network is
+    /// an error, and it stays off.
+    pub fn set_use_nnue(&mut self, on: bool) -> Result<(), String> {
+        if on && self.network.is_none() {
+            return Err(
+                "Use NNUE needs a network: set EvalFile to a .nnue file first (no network \
+                 is embedded in this build)"
+                    .to_string(),
+            );
+        }
+        if on != self.use_nnue {
+            self.tt.clear();
+        }
+        self.use_nnue = on;
+        Ok(())
+    }
+
+    /// Loads the network of the `EvalFile` option: a file path; `<default>` for the embedded
+    /// network (an error when none is embedded); empty for the embedded one if any, else no
+    /// network (and `Use NNUE` off). A file that cannot be read or is not a valid network is
+    /// an error, and the previous network stays.
+    pub fn set_eval_file(&mut self, value: &str) -> Result<(), String> {
+        let network = match value.trim() {
+            "" => Network::embedded(),
+            "<default>" => {
+                Some(Network::embedded().ok_or("no network is embedded in this build (EvalFile)")?)
+            }
+            path => Some(Arc::new(Network::load(std::path::Path::new(path))?)),
+        };
+        self.set_network(network);
+        Ok(())
+    }
+
     /// Runs only the quiescence search of `pos` in the window (`alpha`, `beta`), as the main
     /// search does at its horizon. Returns the score, the quiescence line (PV) and the
     /// statistics. With `trace_nodes > 0` the tree is recorded (at most that many events).
@@ -796,6 +860,8 @@ impl Engine {
         t.trace_limit = trace_nodes;
         t.trace_truncated = false;
         t.trace_move = None;
+        t.nnue
+            .start(self.use_nnue.then(|| self.network.clone()).flatten(), pos);
         let mut p = pos.clone();
         let alpha = alpha.clamp(-params::INFINITY, params::INFINITY);
         let beta = beta
@@ -851,6 +917,8 @@ impl Engine {
                 helper_limits.clone()
             };
             t.report = if i == 0 { self.report.clone() } else { None };
+            t.nnue
+                .start(self.use_nnue.then(|| self.network.clone()).flatten(), pos);
         }
         let control = Arc::clone(&self.control);
         let (main, helpers) = self.threads.split_first_mut().expect("at least one thread");

@@ -12,7 +12,6 @@
 use cozy_chess::Square;
 use serde::Serialize;
 
-use crate::eval::evaluate;
 use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::tt::Bound;
@@ -167,10 +166,10 @@ impl Searcher {
         let node_budget_spent =
             opts.max_nodes > 0 && self.stats.qnodes - self.qnodes_at_start > opts.max_nodes;
         if node_budget_spent {
-            return (evaluate(pos.board()), QEnd::NodeCap);
+            return (self.evaluate(pos), QEnd::NodeCap);
         }
         if ply >= MAX_PLY - 1 || qply >= opts.max_ply {
-            return (evaluate(pos.board()), QEnd::PlyCap);
+            return (self.evaluate(pos), QEnd::PlyCap);
         }
 
         // Step 4. Mate distance pruning: nothing here beats a mate found nearer the root.
@@ -218,7 +217,7 @@ impl Searcher {
             best_score = -MATE + ply as i32;
         } else {
             self.stats.standpat_nodes += 1;
-            static_eval = tt_eval.unwrap_or_else(|| evaluate(pos.board()));
+            static_eval = tt_eval.unwrap_or_else(|| self.evaluate(pos));
             best_score = static_eval;
 
             // Step 6a. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
@@ -303,7 +302,7 @@ impl Searcher {
             if self.trace.is_some() {
                 self.trace_move = Some(mv);
             }
-            pos.play(mv);
+            self.make_move(pos, mv);
             let child = at.child(captured.map(|_| mv.to));
             let score = -self.qsearch(pos, -beta, -alpha, child);
             pos.undo();
@@ -363,11 +362,11 @@ impl Searcher {
         beta: i32,
         at: QNode,
     ) -> i32 {
-        if !pos.play_null() {
+        if !self.make_null(pos) {
             return 0;
         }
         self.stats.null_standpats += 1;
-        let e_null = evaluate(pos.board());
+        let e_null = self.evaluate(pos);
         let offset = static_eval + e_null;
         let q1 = self.qsearch(pos, offset - beta, offset - alpha, at.after_null());
         pos.undo();

@@ -1,9 +1,30 @@
 //! The search stack: what each ply of the current line remembers for the plies below it
-//! (Stockfish's `Stack`, Viridithas's `StackFrame`).
+//! (Stockfish's `Stack`, Viridithas's `StackFrame`), and the NNUE accumulators of the
+//! current line ([`NnueStack`]) with the searcher's make-move hooks and its one static
+//! evaluation (`Searcher::evaluate`).
+//!
+//! Why the accumulators live here and not in [`Position`]: a `Position` is cloned, played
+//! and undone everywhere (tools, books, perft, SAN) and knows nothing of networks; the
+//! search alone evaluates, and it already indexes everything by ply. The frames are indexed
+//! by the distance from the root, so undoing a move costs nothing (the parent's frame is
+//! still there), and a frame is brought up to date lazily: making a move only marks the new
+//! ply's frame stale (`Searcher::make_move`, `Searcher::make_null`), and the evaluation
+//! ([`NnueStack::evaluate`]) copy-updates the stale frames from the last fresh one, a ply at
+//! a time, from each parent board to its child's (the boards come from the position's
+//! history). A node that never evaluates (a TT cutoff, a draw, a node in check) costs no
+//! accumulator work. A null move changes no piece: its frame is a copy of the parent's.
+//! With `Use NNUE` off the stack holds no network and every hook is one predictable branch.
 
+use std::sync::Arc;
+
+use cozy_chess::Move;
+
+use crate::nnue::{Accumulator, Network};
 use crate::params::MAX_PLY;
+use crate::position::Position;
 
 use super::ordering::{QuietContext, NO_CONT};
+use super::Searcher;
 
 /// What one ply of the current line remembers.
 #[derive(Clone, Copy, Debug)]
@@ -82,5 +103,110 @@ impl std::ops::IndexMut<usize> for SearchStack {
     #[inline]
     fn index_mut(&mut self, ply: usize) -> &mut StackFrame {
         &mut self.frames[ply]
+    }
+}
+
+/// One NNUE accumulator per ply of the current line (see the module header), with the
+/// network they belong to. Without a network (`Use NNUE` off) it is empty and inactive.
+#[derive(Default)]
+pub struct NnueStack {
+    /// The network of this search; `None` when the hand-crafted evaluation is used.
+    net: Option<Arc<Network>>,
+    /// One frame per ply from the root, allocated for the network's hidden size.
+    frames: Vec<Accumulator>,
+    /// The game ply (undo depth) of the search root: frame `i` is the position `i` moves
+    /// (or null moves) after it.
+    root: usize,
+    /// Frames `0..=fresh` hold the accumulators of the current line's positions.
+    fresh: usize,
+}
+
+impl NnueStack {
+    /// Starts a search at `root`: with a network, computes the root's accumulator from
+    /// scratch (allocating the frames if the hidden size changed); without one, the stack
+    /// stays inactive.
+    pub fn start(&mut self, net: Option<Arc<Network>>, root: &Position) {
+        self.net = net;
+        if let Some(net) = &self.net {
+            if self.frames.len() != MAX_PLY + 2 || self.frames[0].hidden() != net.hidden() {
+                self.frames = vec![net.new_accumulator(); MAX_PLY + 2];
+            }
+            net.refresh(root.board(), &mut self.frames[0]);
+            self.root = root.game_ply();
+            self.fresh = 0;
+        }
+    }
+
+    /// Whether the search evaluates with the network.
+    #[inline(always)]
+    pub fn is_active(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// A move or null move led to `pos`: its frame (and every deeper one) is stale.
+    #[inline]
+    pub fn played(&mut self, pos: &Position) {
+        let ply = pos.game_ply().saturating_sub(self.root);
+        self.fresh = self.fresh.min(ply.saturating_sub(1));
+    }
+
+    /// The network's evaluation of `pos` (a position of the current line), from the side to
+    /// move's view, after bringing its frame up to date. 0 when inactive.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let Some(net) = self.net.as_deref() else {
+            return 0;
+        };
+        let ply = pos.game_ply().saturating_sub(self.root);
+        if ply >= self.frames.len() {
+            // Deeper than any search goes: from scratch rather than out of bounds.
+            return net.evaluate(pos.board());
+        }
+        while self.fresh < ply {
+            let k = self.fresh + 1;
+            let (Some(parent), Some(child)) =
+                (pos.board_back(ply + 1 - k), pos.board_back(ply - k))
+            else {
+                return net.evaluate(pos.board());
+            };
+            let (done, rest) = self.frames.split_at_mut(k);
+            net.update(&done[k - 1], parent, child, &mut rest[0]);
+            self.fresh = k;
+        }
+        net.output(&self.frames[ply], pos.side_to_move())
+    }
+}
+
+impl Searcher {
+    /// The static evaluation of `pos` from the side to move's view: the network's with
+    /// `Use NNUE` on, else the hand-crafted [`crate::eval::evaluate`]. Every evaluation of
+    /// the search goes through here; `pos` must be a position of the current line.
+    #[inline(always)]
+    pub(crate) fn evaluate(&mut self, pos: &Position) -> i32 {
+        if self.nnue.is_active() {
+            self.nnue.evaluate(pos)
+        } else {
+            crate::eval::evaluate(pos.board())
+        }
+    }
+
+    /// Plays a legal move on the current line ([`Position::play`]); undo with
+    /// [`Position::undo`], which needs no hook.
+    #[inline(always)]
+    pub(crate) fn make_move(&mut self, pos: &mut Position, mv: Move) {
+        pos.play(mv);
+        if self.nnue.is_active() {
+            self.nnue.played(pos);
+        }
+    }
+
+    /// Passes on the current line ([`Position::play_null`]): false, and nothing done, in
+    /// check.
+    #[inline(always)]
+    pub(crate) fn make_null(&mut self, pos: &mut Position) -> bool {
+        let done = pos.play_null();
+        if done && self.nnue.is_active() {
+            self.nnue.played(pos);
+        }
+        done
     }
 }

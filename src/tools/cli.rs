@@ -4,7 +4,7 @@
 use std::fmt::Display;
 use std::process::ExitCode;
 
-use crate::options::{apply_option, parse_option, split_assignment};
+use crate::options::{application_order, apply_option, parse_option, split_assignment};
 use crate::position::Position;
 use crate::search::Engine;
 
@@ -23,9 +23,12 @@ pub fn quiet_engine(hash_mib: usize) -> Engine {
     engine
 }
 
-/// Applies the `--option NAME=VALUE` arguments to `engine`, in order; the error names the
-/// first bad one (`--option Foo=1: unknown option 'Foo'`).
+/// Applies the `--option NAME=VALUE` arguments to `engine`, in order (but `EvalFile` first:
+/// see [`application_order`]); the error names the first bad one (`--option Foo=1: unknown
+/// option 'Foo'`).
 pub fn apply_engine_options(engine: &mut Engine, texts: &[String]) -> Result<(), String> {
+    let mut texts: Vec<&String> = texts.iter().collect();
+    texts.sort_by_key(|t| application_order(split_assignment(t).0));
     for text in texts {
         let (name, value) = split_assignment(text);
         apply_option(engine, name, value).map_err(|e| format!("--option {text}: {e}"))?;
@@ -35,10 +38,13 @@ pub fn apply_engine_options(engine: &mut Engine, texts: &[String]) -> Result<(),
 
 /// Checks the `--option NAME=VALUE` arguments without an engine, for tools that set up
 /// engines later (a typo should not cost a whole run): each as the option's own name and the
-/// value text. The error names the first bad one.
+/// value text, in the order to apply them (see [`application_order`]). The error names the
+/// first bad one.
 pub fn check_engine_options(texts: &[String]) -> Result<Vec<(String, Option<String>)>, String> {
+    let mut texts: Vec<&String> = texts.iter().collect();
+    texts.sort_by_key(|t| application_order(split_assignment(t).0));
     texts
-        .iter()
+        .into_iter()
         .map(|text| {
             let (name, value) = split_assignment(text);
             parse_option(name, value)

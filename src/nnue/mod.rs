@@ -1,0 +1,519 @@
+//! The NNUE evaluation: an efficiently updatable neural network, `(768 -> N) x 2 -> 1`
+//! (side-to-move perspective, SCReLU, `QA = 255`, `QB = 64`, `SCALE = 400`), in the format
+//! the trainer (`lull train`) writes. A `.nnue` file is, little-endian and without padding:
+//! the magic `LULLNNUE`, then u32 version (1), N, QA, QB, SCALE, then i16 `W1q[f * N + j]`
+//! (768 x N, feature-major), i16 `b1q` (N), i16 `W2q` (2N: the side to move's half first),
+//! i32 `b2q`; exactly [`file_size`]`(N)` bytes.
+//!
+//! - [`Network`]: the quantised weights, loaded from bytes with every field checked
+//!   ([`Network::from_bytes`], [`Network::load`]) and written back ([`Network::to_bytes`]).
+//!   The hidden size N is read from the file (a multiple of 16, at most 1024): every buffer
+//!   is allocated per network.
+//! - [`feature`]: the input feature of a piece seen from one side.
+//! - [`Accumulator`]: the hidden layer before its activation, for both perspectives (White's
+//!   and Black's), built from scratch ([`Network::refresh`]) or from its parent position's
+//!   accumulator ([`Network::update`]: the features that changed are found by comparing the
+//!   two boards' piece bitboards, so castling, en passant and promotions need no case of
+//!   their own).
+//! - [`Network::output`]: SCReLU and the output layer, in integers exactly as the
+//!   specification says.
+//!
+//! The search keeps one accumulator per ply (`crate::search::stack::NnueStack`) and brings
+//! it up to date from its parent only when the node asks for an evaluation. This module
+//! knows nothing of the search; the hot loops are in `simd.rs`.
+//!
+//! The default network is embedded in the binary through [`DEFAULT_NET`] (none yet).
+
+mod accumulator;
+pub mod simd;
+
+use std::sync::{Arc, OnceLock};
+
+use cozy_chess::{Board, Color, Piece, Square};
+
+pub use accumulator::Accumulator;
+use simd::Kernels;
+
+/// The network file to embed: `None` until a trained network beats the hand-crafted
+/// evaluation. To embed one, put it in `nets/` and write
+/// `pub const DEFAULT_NET: Option<&[u8]> = Some(include_bytes!("../../nets/lull-1.nnue"));`
+/// (the path is relative to this file), and set [`USE_NNUE_DEFAULT`] to true.
+pub const DEFAULT_NET: Option<&[u8]> = None;
+
+/// The default of the `Use NNUE` option: false for now, true once a network is embedded in
+/// [`DEFAULT_NET`] (the bench signature then changes).
+pub const USE_NNUE_DEFAULT: bool = false;
+
+/// The default of the `EvalFile` option: `<default>` (the embedded network) when one is
+/// embedded, empty otherwise.
+pub const EVAL_FILE_DEFAULT: &str = match DEFAULT_NET {
+    Some(_) => "<default>",
+    None => "",
+};
+
+/// The first eight bytes of every network file.
+pub const MAGIC: &[u8; 8] = b"LULLNNUE";
+/// The file format version this engine reads and writes.
+pub const VERSION: u32 = 1;
+/// Input features per perspective: 2 colours x 6 piece types x 64 squares.
+pub const INPUTS: usize = 768;
+/// Quantisation of the hidden layer: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+/// Bytes before the weights: magic, version, N, QA, QB, SCALE.
+pub const HEADER_BYTES: usize = 28;
+/// Largest hidden size accepted.
+pub const MAX_HIDDEN: usize = 1024;
+/// The hidden size must be a multiple of this (one AVX2 register of i16).
+pub const HIDDEN_STEP: usize = 16;
+/// Largest output weight magnitude: the SCReLU trick computes `clamp(x, 0, QA) * W2q` as an
+/// i16, exact only while `QA * |W2q|` fits (the trainer's clipping to 1.98 gives 127).
+pub const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
+/// The evaluation is kept inside this bound, so that no network can produce a score that
+/// the search would read as a mate.
+pub const EVAL_LIMIT: i32 = crate::params::MATE_BOUND - 1;
+
+/// The exact size in bytes of a network file with `hidden` hidden neurons.
+pub const fn file_size(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The input feature of a `color` `piece` on `square`, seen from `perspective`: own pieces
+/// first, then the other side's, each by piece type and square, with the board flipped for
+/// Black so that every perspective sees its own pieces moving up the board.
+#[inline]
+pub fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
+    let side = if color == perspective { 0 } else { 384 };
+    let sq = if perspective == Color::White {
+        square as usize
+    } else {
+        square as usize ^ 56
+    };
+    side + piece as usize * 64 + sq
+}
+
+/// A quantised network, as read from a file.
+#[derive(Clone)]
+pub struct Network {
+    hidden: usize,
+    /// Feature-major: the row of feature `f` is `w1[f * hidden..(f + 1) * hidden]`.
+    w1: Box<[i16]>,
+    b1: Box<[i16]>,
+    /// First the side to move's half, then the other side's.
+    w2: Box<[i16]>,
+    b2: i32,
+    kernels: Kernels,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network {{ hidden: {}, .. }}", self.hidden)
+    }
+}
+
+impl PartialEq for Network {
+    /// Same weights (whichever loops each one runs).
+    fn eq(&self, other: &Self) -> bool {
+        self.hidden == other.hidden
+            && self.w1 == other.w1
+            && self.b1 == other.b1
+            && self.w2 == other.w2
+            && self.b2 == other.b2
+    }
+}
+
+/// Reads a little-endian u32 at `at` (the caller checked the length).
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Checks a hidden size: a multiple of [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`].
+fn check_hidden(hidden: usize) -> Result<(), String> {
+    if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
+        Err(format!(
+            "hidden size {hidden} is not supported (a multiple of {HIDDEN_STEP} from \
+             {HIDDEN_STEP} to {MAX_HIDDEN})"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+impl Network {
+    /// A network from its quantised parts: `w1` feature-major (`768 * hidden`), `b1`
+    /// (`hidden`), `w2` (`2 * hidden`, the side to move's half first) and `b2`. Checks the
+    /// sizes and the range of the output weights.
+    pub fn from_parts(
+        hidden: usize,
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        w2: Vec<i16>,
+        b2: i32,
+    ) -> Result<Self, String> {
+        check_hidden(hidden)?;
+        let sizes = [
+            ("input weights", w1.len(), INPUTS * hidden),
+            ("hidden biases", b1.len(), hidden),
+            ("output weights", w2.len(), 2 * hidden),
+        ];
+        for (what, got, want) in sizes {
+            if got != want {
+                return Err(format!(
+                    "{got} {what} for hidden size {hidden}, need {want}"
+                ));
+            }
+        }
+        if let Some((j, w)) = w2
+            .iter()
+            .enumerate()
+            .find(|(_, w)| i32::from(**w).abs() > MAX_OUTPUT_WEIGHT)
+        {
+            return Err(format!(
+                "output weight {j} is {w}, outside -{MAX_OUTPUT_WEIGHT}..{MAX_OUTPUT_WEIGHT} \
+                 (the trainer clips weights to 1.98)"
+            ));
+        }
+        Ok(Self {
+            hidden,
+            w1: w1.into_boxed_slice(),
+            b1: b1.into_boxed_slice(),
+            w2: w2.into_boxed_slice(),
+            b2,
+            kernels: Kernels::detect(),
+        })
+    }
+
+    /// Reads a network file's bytes. Every header field and the exact size are checked; the
+    /// error says what is wrong. Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(format!(
+                "{} bytes is too short for a network file (the header alone is \
+                 {HEADER_BYTES})",
+                bytes.len()
+            ));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err("not a Lull network file (the magic is not LULLNNUE)".to_string());
+        }
+        let version = read_u32(bytes, 8);
+        if version != VERSION {
+            return Err(format!(
+                "network format version {version} is not supported (this engine reads \
+                 version {VERSION})"
+            ));
+        }
+        let hidden = read_u32(bytes, 12) as usize;
+        check_hidden(hidden)?;
+        for (name, at, want) in [("QA", 16, QA), ("QB", 20, QB), ("SCALE", 24, SCALE)] {
+            let got = read_u32(bytes, at);
+            if got != want as u32 {
+                return Err(format!("{name} is {got}, this engine needs {want}"));
+            }
+        }
+        let want = file_size(hidden);
+        if bytes.len() != want {
+            return Err(format!(
+                "a network with hidden size {hidden} has {want} bytes, this one has {} \
+                 ({})",
+                bytes.len(),
+                if bytes.len() < want {
+                    "truncated"
+                } else {
+                    "trailing bytes"
+                }
+            ));
+        }
+        let mut at = HEADER_BYTES;
+        let mut i16s = |count: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * count]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * count;
+            v
+        };
+        let w1 = i16s(INPUTS * hidden);
+        let b1 = i16s(hidden);
+        let w2 = i16s(2 * hidden);
+        let b2 = i32::from_le_bytes([
+            bytes[want - 4],
+            bytes[want - 3],
+            bytes[want - 2],
+            bytes[want - 1],
+        ]);
+        Self::from_parts(hidden, w1, b1, w2, b2)
+    }
+
+    /// Reads a network file. The error names the file and what is wrong with it. At most one
+    /// byte more than the largest network is read, so that a huge file or a device such as
+    /// `/dev/zero` is refused quickly.
+    pub fn load(path: &std::path::Path) -> Result<Self, String> {
+        use std::io::Read;
+        let cannot =
+            |e: std::io::Error| format!("cannot read network file {}: {e}", path.display());
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(file_size(MAX_HIDDEN) as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(cannot)?;
+        Self::from_bytes(&bytes).map_err(|e| format!("network file {}: {e}", path.display()))
+    }
+
+    /// The network embedded in the binary ([`DEFAULT_NET`]), read once; `None` when none is
+    /// embedded.
+    pub fn embedded() -> Option<Arc<Network>> {
+        static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+        EMBEDDED
+            .get_or_init(|| DEFAULT_NET.and_then(|b| Network::from_bytes(b).ok().map(Arc::new)))
+            .clone()
+    }
+
+    /// The file's bytes: [`Network::from_bytes`] reads them back identical.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self.w1.iter().chain(self.b1.iter()).chain(self.w2.iter()) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// The hidden size N.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The input weights, feature-major (`w1[f * N + j]`).
+    pub fn input_weights(&self) -> &[i16] {
+        &self.w1
+    }
+
+    /// The hidden biases.
+    pub fn hidden_biases(&self) -> &[i16] {
+        &self.b1
+    }
+
+    /// The output weights: the side to move's N, then the other side's N.
+    pub fn output_weights(&self) -> &[i16] {
+        &self.w2
+    }
+
+    /// The output bias (scaled by `QA * QB`).
+    pub fn output_bias(&self) -> i32 {
+        self.b2
+    }
+
+    /// Whether the AVX2 loops are used (the CPU was asked when the network was built).
+    pub fn uses_avx2(&self) -> bool {
+        self.kernels.uses_avx2()
+    }
+
+    /// Makes this network use the plain-Rust loops only (tests compare the two paths).
+    pub fn use_portable_loops(&mut self) {
+        self.kernels = Kernels::PORTABLE;
+    }
+
+    /// The weight row of feature `f`.
+    #[inline]
+    fn row(&self, f: usize) -> &[i16] {
+        &self.w1[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    /// An accumulator of the right size, holding the biases only.
+    pub fn new_accumulator(&self) -> Accumulator {
+        let mut acc = Accumulator::zeroed(self.hidden);
+        for color in Color::ALL {
+            acc.half_mut(color).copy_from_slice(&self.b1);
+        }
+        acc
+    }
+
+    /// Computes `acc` from scratch for `board` (both perspectives).
+    pub fn refresh(&self, board: &Board, acc: &mut Accumulator) {
+        acc.resize(self.hidden);
+        for perspective in Color::ALL {
+            let half = acc.half_mut(perspective);
+            half.copy_from_slice(&self.b1);
+            for color in Color::ALL {
+                for piece in Piece::ALL {
+                    for sq in board.colored_pieces(color, piece) {
+                        let row = self.row(feature(perspective, color, piece, sq));
+                        simd::add(self.kernels, half, row);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Computes `child_acc` for `child` from `parent_acc`, the accumulator of `parent`:
+    /// the pieces that appear or vanish between the two boards are added or removed, with
+    /// one pass over the weights for the usual cases (a quiet move, a capture, castling).
+    /// Any two boards work; a null move copies.
+    pub fn update(
+        &self,
+        parent_acc: &Accumulator,
+        parent: &Board,
+        child: &Board,
+        child_acc: &mut Accumulator,
+    ) {
+        child_acc.resize(self.hidden);
+        let changes = Changes::between(parent, child);
+        for perspective in Color::ALL {
+            let src = parent_acc.half(perspective);
+            let dst = child_acc.half_mut(perspective);
+            let add = |i: usize| {
+                let (c, p, s) = changes.added[i];
+                self.row(feature(perspective, c, p, s))
+            };
+            let sub = |i: usize| {
+                let (c, p, s) = changes.removed[i];
+                self.row(feature(perspective, c, p, s))
+            };
+            let k = self.kernels;
+            match (changes.n_added, changes.n_removed) {
+                (0, 0) => dst.copy_from_slice(src),
+                (1, 1) => simd::add_sub(k, dst, src, add(0), sub(0)),
+                (1, 2) => simd::add_sub2(k, dst, src, add(0), sub(0), sub(1)),
+                (2, 2) => simd::add2_sub2(k, dst, src, add(0), add(1), sub(0), sub(1)),
+                (n_add, n_sub) => {
+                    dst.copy_from_slice(src);
+                    for i in 0..n_add {
+                        simd::add(k, dst, add(i));
+                    }
+                    for i in 0..n_sub {
+                        simd::sub(k, dst, sub(i));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The evaluation in centipawns from `side_to_move`'s view, from the accumulator of the
+    /// position: SCReLU of both halves (the side to move's first), the output layer, then
+    /// `(s / QA + b2) * SCALE / (QA * QB)`, truncating, as the specification says (the last
+    /// product in i64 so that it cannot overflow), kept inside [`EVAL_LIMIT`].
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let n = self.hidden;
+        let k = self.kernels;
+        let qa = QA as i16;
+        let us = simd::screlu_dot(k, acc.half(side_to_move), &self.w2[..n], qa);
+        let them = simd::screlu_dot(k, acc.half(!side_to_move), &self.w2[n..], qa);
+        let s = us.wrapping_add(them) / QA;
+        let cp = (i64::from(s) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// Evaluates `board` from scratch (a fresh accumulator): for tools and tests; the
+    /// search updates its accumulators incrementally.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let mut acc = Accumulator::zeroed(self.hidden);
+        self.refresh(board, &mut acc);
+        self.output(&acc, board.side_to_move())
+    }
+}
+
+/// The pieces that appear (`added`) and vanish (`removed`) between two boards.
+struct Changes {
+    added: [(Color, Piece, Square); 32],
+    removed: [(Color, Piece, Square); 32],
+    n_added: usize,
+    n_removed: usize,
+}
+
+impl Changes {
+    fn between(parent: &Board, child: &Board) -> Self {
+        let none = (Color::White, Piece::Pawn, Square::A1);
+        let mut c = Self {
+            added: [none; 32],
+            removed: [none; 32],
+            n_added: 0,
+            n_removed: 0,
+        };
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                let before = parent.colored_pieces(color, piece);
+                let after = child.colored_pieces(color, piece);
+                if before == after {
+                    continue;
+                }
+                // A board holds at most 32 pieces, so neither list can overflow.
+                for sq in after & !before {
+                    c.added[c.n_added] = (color, piece, sq);
+                    c.n_added += 1;
+                }
+                for sq in before & !after {
+                    c.removed[c.n_removed] = (color, piece, sq);
+                    c.n_removed += 1;
+                }
+            }
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_network_if_any_reads() {
+        assert_eq!(DEFAULT_NET.is_some(), Network::embedded().is_some());
+        assert_eq!(
+            EVAL_FILE_DEFAULT.is_empty(),
+            DEFAULT_NET.is_none(),
+            "EvalFile's default follows the embedded network"
+        );
+    }
+
+    #[test]
+    fn features_follow_the_specification() {
+        use Color::*;
+        // White's pawn on e2: 0 + 0 + 12 for White; 384 + 0 + (12 ^ 56) = 436 for Black.
+        assert_eq!(feature(White, White, Piece::Pawn, Square::E2), 12);
+        assert_eq!(feature(Black, White, Piece::Pawn, Square::E2), 384 + 52);
+        // Black's king on e8: 384 + 320 + 60 for White; 0 + 320 + 4 for Black.
+        assert_eq!(
+            feature(White, Black, Piece::King, Square::E8),
+            384 + 320 + 60
+        );
+        assert_eq!(feature(Black, Black, Piece::King, Square::E8), 320 + 4);
+        assert_eq!(
+            feature(White, Black, Piece::Queen, Square::H8),
+            384 + 256 + 63
+        );
+        assert_eq!(feature(White, Black, Piece::King, Square::H8), 767);
+        assert_eq!(file_size(16), 28 + 2 * (768 * 16 + 16 + 32) + 4);
+        assert_eq!(MAX_OUTPUT_WEIGHT, 128);
+    }
+
+    #[test]
+    fn bad_hidden_sizes_and_parts_are_errors() {
+        for n in [0, 8, 17, 1040, 2048] {
+            let e = Network::from_parts(n, vec![], vec![], vec![], 0).unwrap_err();
+            assert!(e.contains("hidden size"), "{e}");
+        }
+        let e = Network::from_parts(16, vec![0; 768 * 16], vec![0; 15], vec![0; 32], 0);
+        assert!(e.unwrap_err().contains("15 hidden biases"));
+        let mut w2 = vec![0; 32];
+        w2[3] = 129;
+        let e = Network::from_parts(16, vec![0; 768 * 16], vec![0; 16], w2, 0).unwrap_err();
+        assert!(e.contains("output weight 3 is 129"), "{e}");
+    }
+}
