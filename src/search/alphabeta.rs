@@ -3,7 +3,6 @@
 //! pruning and reductions). Each node reads top to bottom as numbered steps. At depth 0 it
 //! hands over to the quiescence search (`qsearch.rs`).
 
-use std::mem::MaybeUninit;
 use std::sync::OnceLock;
 
 use cozy_chess::{Piece, Square};
@@ -19,38 +18,36 @@ use super::see::see_ge;
 use super::Searcher;
 
 /// The captures a node searched before its cutoff (at most [`CapturesTried::CAP`]; later
-/// ones are not remembered), for the capture history. Not initialised up front: most nodes
-/// never use it (the option is off, or they cut off first).
+/// ones are not remembered), for the capture history.
 struct CapturesTried {
-    list: [MaybeUninit<(Piece, Square, Piece)>; CapturesTried::CAP],
+    list: [(Piece, Square, Piece); CapturesTried::CAP],
     len: usize,
+}
+
+impl Default for CapturesTried {
+    #[inline]
+    fn default() -> Self {
+        Self {
+            list: [(Piece::Pawn, Square::A1, Piece::Pawn); Self::CAP],
+            len: 0,
+        }
+    }
 }
 
 impl CapturesTried {
     const CAP: usize = 32;
 
     #[inline]
-    fn new() -> Self {
-        Self {
-            list: [const { MaybeUninit::uninit() }; Self::CAP],
-            len: 0,
-        }
-    }
-
-    #[inline]
     fn push(&mut self, capture: (Piece, Square, Piece)) {
         if self.len < Self::CAP {
-            self.list[self.len] = MaybeUninit::new(capture);
+            self.list[self.len] = capture;
             self.len += 1;
         }
     }
 
     #[inline]
-    fn iter(&self) -> impl Iterator<Item = (Piece, Square, Piece)> + '_ {
-        // SAFETY: the entries below `len` were written by `push`.
-        self.list[..self.len]
-            .iter()
-            .map(|c| unsafe { c.assume_init() })
+    fn as_slice(&self) -> &[(Piece, Square, Piece)] {
+        &self.list[..self.len]
     }
 }
 
@@ -246,7 +243,7 @@ impl Searcher {
         let mut quiets_tried = QuietsTried::new();
         // Captures searched before the cutoff, for the capture history (when it is on).
         let capture_history = self.tables.use_capture_history;
-        let mut captures_tried = CapturesTried::new();
+        let mut captures_tried = CapturesTried::default();
         let us = pos.side_to_move();
         let lmp_limit = (LMP_BASE + depth * depth)
             / if improving {
@@ -363,7 +360,7 @@ impl Searcher {
                             if let Some(c) = capture {
                                 self.tables.update_capture(us, c.0, c.1, c.2, bonus);
                             }
-                            for (piece, to, victim) in captures_tried.iter() {
+                            for &(piece, to, victim) in captures_tried.as_slice() {
                                 self.tables.update_capture(us, piece, to, victim, -bonus);
                             }
                         }
