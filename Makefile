@@ -5,7 +5,8 @@
 #   make EXE=../lull-dev      build, then copy the binary to ../lull-dev
 #
 # EVALFILE=<path> (OpenBench passes it for engines with a network) is accepted and ignored:
-# Lull's evaluation is hand-written, it has no network file yet.
+# no network is embedded in the build yet (nnue::DEFAULT_NET); a network file is loaded at run
+# time with the UCI options EvalFile and Use NNUE (docs/nnue.md).
 
 CARGO ?= cargo
 EXE ?=
