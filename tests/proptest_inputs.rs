@@ -1,5 +1,5 @@
 //! Random and mutated input for every parser of outside text (issue #17): the UCI and XBoard
-//! line parsers, FEN, EPD, PGN and Polyglot books. Each property says that the parser does not
+//! line parsers, FEN, EPD, PGN, Polyglot books and network files (`EvalFile`). Each property says that the parser does not
 //! panic (nor makes a panic that something catches) and that what it accepts is consistent:
 //! fields in range, FENs that read back to the same position, moves that are legal, books in
 //! key order that probe to legal moves.
@@ -20,8 +20,9 @@ use lull::book::pgn::PgnReader;
 use lull::book::{encode_move, polyglot_key, write_entries, Book, Entry};
 use lull::cozy_chess::{Board, File, Move};
 use lull::epd::parse_epd;
+use lull::nnue::Network;
 use lull::options::{MAX_HASH, MAX_THREADS};
-use lull::params::MAX_DEPTH;
+use lull::params::{MATE_BOUND, MAX_DEPTH};
 use lull::position::{move_to_uci, parse_fen, parse_uci_move, Position};
 use lull::protocol::uci::{self, PositionStart, UciCommand};
 use lull::protocol::xboard::{self, TimeControl, XboardCommand};
@@ -560,6 +561,89 @@ fn prop_polyglot() {
 #[ignore = "100,000 cases: run with --ignored"]
 fn prop_polyglot_100k() {
     check(CASES_IGNORED, books(), book_is_consistent);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Network files (`EvalFile`)
+
+/// A valid network file of the specification (docs/nnue.md) with N = 16 and small
+/// pseudo-random weights (the output weights within the loader's +/- 128).
+fn valid_net() -> Vec<u8> {
+    const N: usize = 16;
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(b"LULLNNUE");
+    for field in [1u32, N as u32, 255, 64, 400] {
+        bytes.extend_from_slice(&field.to_le_bytes());
+    }
+    let mut x: u32 = 12345;
+    let mut next = |range: i32| {
+        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        ((x >> 16) as i32 % (2 * range + 1)) - range
+    };
+    for _ in 0..(768 * N + N) {
+        bytes.extend_from_slice(&(next(60) as i16).to_le_bytes());
+    }
+    for _ in 0..(2 * N) {
+        bytes.extend_from_slice(&(next(100) as i16).to_le_bytes());
+    }
+    bytes.extend_from_slice(&(next(5000)).to_le_bytes());
+    bytes
+}
+
+/// Random bytes, a valid header with a random body, and mutated valid networks.
+fn nets() -> BoxedStrategy<Vec<u8>> {
+    let header: Vec<u8> = valid_net()[..28].to_vec();
+    let binary: &'static [u8] = &[0, 1, 2, 0x10, 0x40, 0x7f, 0x80, 0xff];
+    prop_oneof![
+        1 => vec(any::<u8>(), 0..200),
+        1 => vec(any::<u8>(), 0..30_000).prop_map(move |body| {
+            let mut bytes = header.clone();
+            bytes.extend(body);
+            bytes
+        }),
+        4 => mutated_bytes(vec![valid_net()], binary, vec!["\0", "LULLNNUE"], 6),
+    ]
+    .boxed()
+}
+
+/// `Network::from_bytes` does not panic; a network it accepts writes back to the same bytes
+/// and evaluates positions to scores that are not mate scores.
+fn net_is_consistent(bytes: Vec<u8>) -> Result<(), TestCaseError> {
+    let net = match Network::from_bytes(&bytes) {
+        Ok(net) => net,
+        Err(e) => {
+            prop_assert!(!e.is_empty());
+            return Ok(());
+        }
+    };
+    prop_assert_eq!(net.to_bytes(), bytes);
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/3QK3 b - - 0 1",
+    ] {
+        let score = net.evaluate(&parse_fen(fen).unwrap());
+        prop_assert!(score.abs() < MATE_BOUND, "{}", score);
+    }
+    Ok(())
+}
+
+#[test]
+fn prop_eval_file() {
+    check(CASES, nets(), net_is_consistent);
+}
+
+#[test]
+#[ignore = "100,000 cases: run with --ignored"]
+fn prop_eval_file_100k() {
+    check(CASES_IGNORED, nets(), net_is_consistent);
+}
+
+/// The seed of the network mutations is a network, and the property holds for it.
+#[test]
+fn the_valid_net_is_a_net() {
+    let bytes = valid_net();
+    assert!(Network::from_bytes(&bytes).is_ok());
+    assert!(net_is_consistent(bytes).is_ok());
 }
 
 // ---------------------------------------------------------------------------------------------
