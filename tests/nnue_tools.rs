@@ -1,26 +1,18 @@
 //! The network tools as a user runs them: `lull datagen --format bin`, `lull data convert`,
 //! `lull data merge` and `lull train` through the binary, with their bad inputs.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use lull::tools::packed::{records_from_bytes, PackedRecord};
 use lull::tools::train::nnue_size;
 
-fn lull(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lull"))
-        .args(args)
-        .output()
-        .expect("the lull binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{run_lull as lull, text};
 
 /// A file in the temporary directory, unique to this test process and `name`.
 fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("lull-nnue-{}-{name}", std::process::id()))
+    common::temp_file_of("nnue", name)
 }
 
 fn path(p: &std::path::Path) -> &str {

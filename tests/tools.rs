@@ -1,29 +1,22 @@
 //! The testers' tools, run as a user runs them: `lull solve` and `lull horizon` through the
 //! binary, plus the library functions behind them.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 
 use lull::epd::parse_epd;
 use lull::position::Position;
 use lull::tools::horizon::{run_horizon, HORIZON_DEPTH, HORIZON_FEN};
 use lull::tools::solve::{solve, SolveConfig, WAC_EPD};
 
-fn lull(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lull"))
-        .args(args)
-        .output()
-        .expect("the lull binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{run_lull as lull, text};
 
 /// A file in the temporary directory, unique to this test process and `name`.
 fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("lull-tools-{}-{name}", std::process::id()))
+    common::temp_file_of("tools", name)
 }
 
 /// WAC.003, WAC.004 and WAC.005 (a winning rook lift and two mates in two, found at small

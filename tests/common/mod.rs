@@ -74,6 +74,24 @@ pub fn ensure_python_chess() {
     }
 }
 
+/// Runs the `lull` binary with `args` to the end and collects its output.
+pub fn run_lull(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lull"))
+        .args(args)
+        .output()
+        .expect("the lull binary runs")
+}
+
+/// Bytes of output as text (invalid UTF-8 replaced).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A file in the temporary directory, unique to this test process, `suite` and `name`.
+pub fn temp_file_of(suite: &str, name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("lull-{suite}-{}-{name}", std::process::id()))
+}
+
 /// The `lull` binary that Cargo built for this test run.
 pub fn lull_binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_lull"))
