@@ -49,6 +49,24 @@ impl Engine {
         self.wait_for("pong 4242", |l| l == "pong 4242").0
     }
 
+    /// Sends `cmd` and `ping n`, then returns the first thinking line of depth `depth` that
+    /// comes after `cmd`: the restarted analysis may print it before the pong or after.
+    fn restart_and_wait(&mut self, cmd: &str, n: u32, depth: u32) -> String {
+        self.send(cmd);
+        self.send(&format!("ping {n}"));
+        let pong = format!("pong {n}");
+        let starts = format!("{depth} ");
+        let at_depth = |l: &str| is_thinking(l) && l.starts_with(&starts);
+        let (before, _) = self.wait_for(&pong, |l| l == pong);
+        match before.into_iter().find(|l| at_depth(l)) {
+            Some(line) => line,
+            None => {
+                self.wait_for(&format!("depth {depth} after {cmd}"), at_depth)
+                    .1
+            }
+        }
+    }
+
     /// The next `move …` line and the lines before it.
     fn next_move(&mut self) -> (Vec<String>, String) {
         self.wait_for("a move", |l| l.starts_with("move "))
@@ -453,19 +471,11 @@ fn a_take_back_that_fails_in_analysis_mode_leaves_the_analysis_running() {
     }
     // One move played: `remove` fails and the analysis goes on, `undo` takes it back and
     // the analysis starts again at the start position.
-    e.send("usermove e2e4");
-    e.send("ping 7");
-    e.wait_for("pong 7", |l| l == "pong 7");
-    e.wait_for("depth 2 after e2e4", |l| {
-        is_thinking(l) && l.starts_with("2 ")
-    });
+    e.restart_and_wait("usermove e2e4", 7, 2);
     e.send("remove");
     e.wait_for("the error", |l| l.starts_with("Error (fewer than two"));
     e.wait_for("thinking after the error", is_thinking);
-    e.send("undo");
-    e.send("ping 8");
-    e.wait_for("pong 8", |l| l == "pong 8");
-    let (_, line) = e.wait_for("depth 1 again", |l| is_thinking(l) && l.starts_with("1 "));
+    let line = e.restart_and_wait("undo", 8, 1);
     let pv_first = line.split_whitespace().nth(4).unwrap();
     let start = Position::startpos();
     assert!(parse_move(start.board(), pv_first, false).is_ok(), "{line}");
@@ -504,10 +514,7 @@ fn analyze_prints_thinking_until_exit_and_follows_the_position() {
     e.send(".");
     e.wait_for("stat01", |l| l.starts_with("stat01: "));
     // A move restarts the analysis from depth 1 in the new position.
-    e.send("usermove e2e4");
-    e.send("ping 5");
-    e.wait_for("pong 5", |l| l == "pong 5");
-    let (_, line) = e.wait_for("depth 1 again", |l| is_thinking(l) && l.starts_with("1 "));
+    let line = e.restart_and_wait("usermove e2e4", 5, 1);
     // Black to move: the PV starts with a black move (SAN, so not a white pawn push).
     let mut pos = Position::startpos();
     pos.play(parse_move(pos.board(), "e2e4", false).unwrap());
