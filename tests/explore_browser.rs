@@ -8,7 +8,7 @@
 //! installs them where it can) the test prints `skipped: ...` and passes.
 
 use std::net::{IpAddr, Ipv4Addr, TcpListener};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -47,7 +47,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn start(chromium: &PathBuf, chromedriver: &PathBuf) -> Result<Self, String> {
+    fn start(chromium: &Path, chromedriver: &Path) -> Result<Self, String> {
         let port = free_port();
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
