@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use lull::tools::{bench, book, data, datagen, genfens, horizon, perft, qtree, solve, train, tune};
+use lull::tools::{
+    bench, book, data, datagen, explore, genfens, horizon, perft, qtree, solve, train, tune,
+};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +44,9 @@ enum Command {
     /// Show the quiescence search tree of one position: every node with the move that led
     /// there, its window, stand pat, score and why it ended; pruned moves as leaves.
     Qtree(qtree::QtreeArgs),
+    /// Serve a local web page (127.0.0.1) to explore the quiescence search: the horizon
+    /// effect side by side, the quiescence tree, the statistics, options and depth switched.
+    Explore(explore::ExploreArgs),
     /// Play self-play games at a fixed node count per move and write their quiet positions
     /// with the game result, one per line: `<FEN> | <result> | <score>` (for `lull tune`).
     Datagen(datagen::DatagenArgs),
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Horizon(args)) => horizon::run(args),
         Some(Command::Qtree(args)) => qtree::run(args),
+        Some(Command::Explore(args)) => explore::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Book(args)) => book::run(args),

@@ -5,7 +5,8 @@
 //! search tree), `lull datagen` (self-play training positions), `lull tune` (fit the
 //! evaluation weights to them), `lull data` (pack, merge and shuffle training data, in the
 //! 32-byte records of [`packed`]), `lull train` (train the network of docs/nnue.md), `lull
-//! book` (build and probe Polyglot books) and [`genfens`]
+//! book` (build and probe Polyglot books), `lull explore` (a local web page showing the horizon
+//! effect, the quiescence tree and its statistics) and [`genfens`]
 //! (OpenBench's opening generator, run from command lines given as arguments). Each tool
 //! owns its command-line arguments (a clap `Args` type) and a `run` that carries the command
 //! out; the work itself is done by library functions that return their results as data, plus
@@ -19,6 +20,7 @@ pub mod book;
 pub mod cli;
 pub mod data;
 pub mod datagen;
+pub mod explore;
 pub mod genfens;
 pub mod horizon;
 pub mod packed;

@@ -1,0 +1,428 @@
+//! The routes of `lull explore`: the page and its two assets, and the JSON API. Every
+//! handler takes the method, the path and the body and returns a [`Reply`]; a bad request
+//! gets an error status (400, 404, 405, 413, 503) with `{"error": "<message>"}`.
+//!
+//! - `GET /api/options`: the quiescence options, with type, default and range.
+//! - `POST /api/moves` `{fen}`: the position (board, side to move) and its legal moves, each
+//!   with SAN, UCI and the FEN after it.
+//! - `POST /api/search` `{fen, depth, options: {Name: value}}`: starts a job (the horizon
+//!   pair and the quiescence tree, see [`super::jobs`]); answers `{id}`.
+//! - `GET /api/job/<id>`: the job's state, progress and, once done, its result.
+//! - `POST /api/job/<id>/stop`: stops it.
+
+use serde_json::{json, Map, Value};
+
+use super::jobs::{JobTable, SearchRequest};
+use crate::options::{find_option, OptionKind, OptionSpec, OptionValue};
+use crate::params::MAX_DEPTH;
+use crate::position::{board_fen, shorten, Position};
+use crate::san::move_to_san;
+
+/// The page, embedded.
+pub const PAGE_HTML: &str = include_str!("page/explore.html");
+/// Its style sheet.
+pub const PAGE_CSS: &str = include_str!("page/explore.css");
+/// Its script.
+pub const PAGE_JS: &str = include_str!("page/explore.js");
+
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// Deepest search the page may ask for (the stop button ends long ones).
+pub const MAX_EXPLORE_DEPTH: i64 = MAX_DEPTH as i64;
+
+/// An answer: status, content type, body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// Content type.
+    pub content_type: &'static str,
+    /// Body.
+    pub body: String,
+}
+
+impl Reply {
+    /// A JSON answer.
+    pub fn json(status: u16, value: &Value) -> Self {
+        Self {
+            status,
+            content_type: "application/json; charset=utf-8",
+            body: value.to_string(),
+        }
+    }
+
+    /// An error: `{"error": message}`.
+    pub fn error(status: u16, message: impl Into<String>) -> Self {
+        Self::json(status, &json!({ "error": message.into() }))
+    }
+
+    fn text(content_type: &'static str, body: &str) -> Self {
+        Self {
+            status: 200,
+            content_type,
+            body: body.to_string(),
+        }
+    }
+}
+
+/// The quiescence options the page can switch: every engine option named `QSearch…` but
+/// `QSearch` itself, which the horizon pair sets (off, then on).
+pub fn quiescence_options() -> Vec<OptionSpec> {
+    crate::options::option_specs()
+        .into_iter()
+        .filter(|s| s.name.starts_with("QSearch") && s.name != "QSearch")
+        .collect()
+}
+
+fn options_json() -> Value {
+    let list: Vec<Value> = quiescence_options()
+        .iter()
+        .map(|s| match s.kind {
+            OptionKind::Spin { default, min, max } => {
+                json!({"name": s.name, "type": "spin", "default": default, "min": min, "max": max})
+            }
+            OptionKind::Check { default } => {
+                json!({"name": s.name, "type": "check", "default": default})
+            }
+            OptionKind::Button => json!({"name": s.name, "type": "button"}),
+            OptionKind::String { default } => {
+                json!({"name": s.name, "type": "string", "default": default})
+            }
+        })
+        .collect();
+    json!({ "options": list })
+}
+
+/// Answers one request. `path` may carry a query (`?…`), which only the page reads.
+pub fn handle(method: &str, path: &str, body: &[u8], jobs: &JobTable) -> Reply {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let get = method.eq_ignore_ascii_case("GET") || method.eq_ignore_ascii_case("HEAD");
+    let post = method.eq_ignore_ascii_case("POST");
+    let wrong_method = |allowed: &str| {
+        Reply::error(
+            405,
+            format!(
+                "{method} is not allowed on {}; use {allowed}",
+                shorten(path, 64)
+            ),
+        )
+    };
+    match segments.as_slice() {
+        [] | ["index.html"] if get => Reply::text("text/html; charset=utf-8", PAGE_HTML),
+        ["explore.css"] if get => Reply::text("text/css; charset=utf-8", PAGE_CSS),
+        ["explore.js"] if get => Reply::text("text/javascript; charset=utf-8", PAGE_JS),
+        [] | ["index.html"] | ["explore.css"] | ["explore.js"] => wrong_method("GET"),
+        ["api", "options"] if get => Reply::json(200, &options_json()),
+        ["api", "options"] => wrong_method("GET"),
+        ["api", "moves"] if post => with_body(body, moves),
+        ["api", "search"] if post => with_body(body, |v| search(v, jobs)),
+        ["api", "moves"] | ["api", "search"] => wrong_method("POST"),
+        ["api", "job", id] if get => match job_id(id, jobs) {
+            Ok(job) => Reply::json(200, &job.to_json()),
+            Err(r) => r,
+        },
+        ["api", "job", id, "stop"] if post => match job_id(id, jobs) {
+            Ok(job) => {
+                job.stop();
+                Reply::json(200, &json!({"id": job.id, "stopping": true}))
+            }
+            Err(r) => r,
+        },
+        ["api", "job", _] => wrong_method("GET"),
+        ["api", "job", _, "stop"] => wrong_method("POST"),
+        _ => Reply::error(404, format!("no such page: {}", shorten(path, 64))),
+    }
+}
+
+fn job_id(text: &str, jobs: &JobTable) -> Result<std::sync::Arc<super::jobs::Job>, Reply> {
+    let id: u64 = text.parse().map_err(|_| {
+        Reply::error(
+            400,
+            format!("job id '{}' is not a number", shorten(text, 32)),
+        )
+    })?;
+    jobs.get(id)
+        .ok_or_else(|| Reply::error(404, format!("no job {id} (unknown or forgotten)")))
+}
+
+/// Parses the body as a JSON object and hands it on.
+fn with_body(body: &[u8], f: impl FnOnce(&Map<String, Value>) -> Reply) -> Reply {
+    if body.len() > MAX_BODY {
+        return Reply::error(413, format!("request body over {MAX_BODY} bytes"));
+    }
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Reply::error(400, "request body is not UTF-8");
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => f(&map),
+        Ok(_) => Reply::error(400, "request body must be a JSON object"),
+        Err(e) => Reply::error(400, format!("bad JSON: {e}")),
+    }
+}
+
+/// Reads `fen` from the request.
+fn fen_field(req: &Map<String, Value>) -> Result<Position, Reply> {
+    match req.get("fen") {
+        None | Some(Value::Null) => Err(Reply::error(400, "missing field 'fen'")),
+        Some(Value::String(s)) => {
+            Position::from_fen(s.trim()).map_err(|e| Reply::error(400, format!("bad FEN: {e}")))
+        }
+        Some(_) => Err(Reply::error(400, "field 'fen' must be a string")),
+    }
+}
+
+/// `POST /api/moves`: the board and the legal moves of a position.
+fn moves(req: &Map<String, Value>) -> Reply {
+    let pos = match fen_field(req) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let board = pos.board();
+    let legal: Vec<Value> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let uci = pos.move_to_uci(mv);
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            json!({
+                "uci": uci,
+                "san": move_to_san(board, mv),
+                "from": &uci[0..2],
+                "to": &uci[2..4],
+                "promotion": mv.promotion.map(|p| p.to_string()),
+                "fen": board_fen(&after),
+            })
+        })
+        .collect();
+    let status = if !legal.is_empty() {
+        "playing"
+    } else if pos.in_check() {
+        "checkmate"
+    } else {
+        "stalemate"
+    };
+    Reply::json(
+        200,
+        &json!({
+            "fen": pos.fen(),
+            "side": if pos.side_to_move() == cozy_chess::Color::White { "white" } else { "black" },
+            "in_check": pos.in_check(),
+            "status": status,
+            "moves": legal,
+        }),
+    )
+}
+
+/// Reads `depth`: an integer from 1 to [`MAX_EXPLORE_DEPTH`] (a string of digits too, as a URL
+/// gives it).
+fn depth_field(req: &Map<String, Value>) -> Result<i32, Reply> {
+    let bad = |what: String| {
+        Reply::error(
+            400,
+            format!("depth {what}: must be an integer from 1 to {MAX_EXPLORE_DEPTH}"),
+        )
+    };
+    let n = match req.get("depth") {
+        None | Some(Value::Null) => return Err(Reply::error(400, "missing field 'depth'")),
+        Some(Value::Number(n)) => n.as_i64().ok_or_else(|| bad(n.to_string()))?,
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| bad(format!("'{}'", shorten(s, 32))))?,
+        Some(v) => return Err(bad(shorten(&v.to_string(), 32))),
+    };
+    if (1..=MAX_EXPLORE_DEPTH).contains(&n) {
+        Ok(n as i32)
+    } else {
+        Err(bad(n.to_string()))
+    }
+}
+
+/// Reads `options`: an object of quiescence option names and values (booleans, numbers, or
+/// their text), each checked against its range.
+fn options_field(req: &Map<String, Value>) -> Result<Vec<(OptionSpec, OptionValue)>, Reply> {
+    let map = match req.get("options") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(m)) => m,
+        Some(_) => return Err(Reply::error(400, "field 'options' must be an object")),
+    };
+    let allowed = quiescence_options();
+    let mut out = Vec::new();
+    for (name, value) in map {
+        let Some(spec) = find_option(name) else {
+            return Err(Reply::error(
+                400,
+                format!("unknown option '{}'", shorten(name, 64)),
+            ));
+        };
+        if !allowed.iter().any(|s| s.name == spec.name) {
+            return Err(Reply::error(
+                400,
+                format!(
+                    "option '{}' cannot be set here (only the quiescence options of /api/options)",
+                    spec.name
+                ),
+            ));
+        }
+        let text = match value {
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => s.clone(),
+            other => {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "value {} for option '{}' must be a boolean, a number or a string",
+                        shorten(&other.to_string(), 32),
+                        spec.name
+                    ),
+                ))
+            }
+        };
+        let value = spec
+            .parse_value(Some(&text))
+            .map_err(|e| Reply::error(400, e))?;
+        out.push((spec, value));
+    }
+    Ok(out)
+}
+
+/// `POST /api/search`: checks the request and starts a job.
+fn search(req: &Map<String, Value>, jobs: &JobTable) -> Reply {
+    for key in req.keys() {
+        if !["fen", "depth", "options"].contains(&key.as_str()) {
+            return Reply::error(
+                400,
+                format!(
+                    "unknown field '{}' (expected fen, depth, options)",
+                    shorten(key, 32)
+                ),
+            );
+        }
+    }
+    let request = (|| {
+        Ok::<_, Reply>(SearchRequest {
+            pos: fen_field(req)?,
+            depth: depth_field(req)?,
+            options: options_field(req)?,
+        })
+    })();
+    let request = match request {
+        Ok(r) => r,
+        Err(reply) => return reply,
+    };
+    match jobs.start(request) {
+        Ok(job) => Reply::json(200, &json!({ "id": job.id, "state": job.state() })),
+        Err(e) => Reply::error(503, e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(method: &str, path: &str, body: &str) -> (u16, Value) {
+        let jobs = JobTable::new();
+        let r = handle(method, path, body.as_bytes(), &jobs);
+        (
+            r.status,
+            serde_json::from_str(&r.body).unwrap_or(Value::Null),
+        )
+    }
+
+    #[test]
+    fn pages_and_options_are_served() {
+        let jobs = JobTable::new();
+        let page = handle("GET", "/?fen=x&depth=3", b"", &jobs);
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("score-without-qsearch"));
+        let (status, v) = call("GET", "/api/options", "");
+        assert_eq!(status, 200);
+        let names: Vec<&str> = v["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"QSearchSEE") && !names.contains(&"QSearch"));
+        assert!(!names.contains(&"Hash"));
+    }
+
+    #[test]
+    fn legal_moves_come_with_san_and_fen() {
+        let (status, v) = call(
+            "POST",
+            "/api/moves",
+            r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}"#,
+        );
+        assert_eq!(status, 200);
+        let moves = v["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 20);
+        let e4 = moves.iter().find(|m| m["uci"] == "e2e4").unwrap();
+        assert_eq!(e4["san"], "e4");
+        assert_eq!(
+            e4["fen"],
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+        let (status, v) = call(
+            "POST",
+            "/api/moves",
+            r#"{"fen":"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}"#,
+        );
+        assert_eq!((status, v["status"].as_str()), (200, Some("checkmate")));
+    }
+
+    #[test]
+    fn bad_requests_get_an_error_status_and_message() {
+        for (method, path, body, status, part) in [
+            (
+                "POST",
+                "/api/search",
+                r#"{"fen":"nonsense","depth":1}"#,
+                400,
+                "bad FEN",
+            ),
+            (
+                "POST",
+                "/api/search",
+                r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","depth":0}"#,
+                400,
+                "depth 0",
+            ),
+            (
+                "POST",
+                "/api/search",
+                r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","depth":"x"}"#,
+                400,
+                "depth 'x'",
+            ),
+            (
+                "POST",
+                "/api/search",
+                r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","depth":1,"options":{"Foo":1}}"#,
+                400,
+                "unknown option 'Foo'",
+            ),
+            (
+                "POST",
+                "/api/search",
+                r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","depth":1,"options":{"Hash":1}}"#,
+                400,
+                "cannot be set here",
+            ),
+            ("POST", "/api/search", "{", 400, "bad JSON"),
+            ("POST", "/api/search", "[]", 400, "JSON object"),
+            ("GET", "/api/job/77", "", 404, "no job 77"),
+            ("GET", "/api/job/x", "", 400, "not a number"),
+            ("GET", "/nowhere", "", 404, "no such page"),
+            ("DELETE", "/api/search", "", 405, "use POST"),
+        ] {
+            let (s, v) = call(method, path, body);
+            assert_eq!(s, status, "{method} {path} {body}: {v}");
+            let msg = v["error"].as_str().unwrap_or_default();
+            assert!(msg.contains(part), "{method} {path} {body}: {msg}");
+        }
+    }
+}
