@@ -159,12 +159,15 @@ impl Session {
         match spec.apply {
             Apply::Engine(set) => {
                 let engine = self.engine.as_mut().ok_or("a search is running")?;
-                set(engine, &value)?;
-                if spec.kind != OptionKind::Button {
+                let result = set(engine, &value);
+                // A failed SyzygyPath still replaced the tables (with none): the rebuilt
+                // engine must get the same, so a failed value is kept for it too.
+                if spec.kind != OptionKind::Button && (result.is_ok() || spec.name == "SyzygyPath")
+                {
                     self.applied.retain(|(s, _)| s.name != spec.name);
                     self.applied.push((*spec, value));
                 }
-                Ok(None)
+                result
             }
             Apply::Book(which) => self.book.set(which, value),
             Apply::FrontEnd(FrontEndOption::Ponder) => {
