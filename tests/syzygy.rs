@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{EngineProcess, TIMEOUT};
 use lull::options::apply_option;
 use lull::search::Engine;
@@ -340,7 +338,7 @@ fn xboard_egtpath_sets_the_syzygy_path() {
     e.send("ping 7");
     e.wait_for("pong", |l| l == "pong 7");
     e.send("quit");
-    e.wait_exit(Duration::from_secs(10));
+    e.wait_exit(TIMEOUT);
 }
 
 /// A build without the `syzygy` feature (MIT only) refuses a path and says why; the other
