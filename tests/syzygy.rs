@@ -214,6 +214,22 @@ fn the_root_is_ranked_by_dtz_and_scored_by_the_tables() {
     assert_eq!(r.tbhits, 0);
 }
 
+/// The quiescence search probes after its captures with `SyzygyProbeDepth` 1, not with more:
+/// at depth 1 every child of the root is a quiescence node.
+#[cfg(feature = "syzygy")]
+#[test]
+fn the_quiescence_search_probes_only_at_probe_depth_1() {
+    let mut engine = Engine::new(16);
+    apply_option(&mut engine, "SyzygyPath", Some(&tables_dir())).unwrap();
+    // KRRvKR, Black to move: Rxd2 leads into KRvKR.
+    let pos = Position::from_fen("3k4/8/8/8/3r4/8/3R4/3RK3 b - - 0 1").unwrap();
+    let r = engine.search(&pos, &Limits::depth(1), &[]);
+    assert!(r.tbhits > 0, "{}", r.tbhits);
+    apply_option(&mut engine, "SyzygyProbeDepth", Some("2")).unwrap();
+    let r = engine.search(&pos, &Limits::depth(1), &[]);
+    assert_eq!(r.tbhits, 0);
+}
+
 /// The binary: `tbhits` in `info` lines, from the root ranking and from the probes of the
 /// search (a 5-piece root whose captures lead into the tables).
 #[cfg(feature = "syzygy")]

@@ -205,11 +205,13 @@ impl Searcher {
             }
         }
 
-        // Step 5b. Syzygy tablebases, when `params::TB_PROBE_IN_QSEARCH` is on (it is off:
-        // measured not to pay, see docs/measurements.md): as in the main search (Step 4b),
-        // right after a capture or pawn move with few enough pieces.
+        // Step 5b. Syzygy tablebases (`params::TB_PROBE_IN_QSEARCH`, measured to pay, see
+        // docs/measurements.md): as in the main search (Step 4b), right after a capture or
+        // pawn move with few enough pieces; only with `SyzygyProbeDepth` 1 (a larger value
+        // asks for fewer probes, and the quiescence search is below every depth).
         if TB_PROBE_IN_QSEARCH
             && self.tb_limit > 0
+            && self.options.syzygy_probe_depth <= 1
             && pos.board().halfmove_clock() == 0
             && pos.board().occupied().len() as usize <= self.tb_limit
         {

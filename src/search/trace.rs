@@ -21,7 +21,7 @@ pub enum QEnd {
     MateDistance,
     /// A transposition-table bound ended the node.
     TtCutoff,
-    /// The Syzygy WDL tables gave the result (only with `params::TB_PROBE_IN_QSEARCH`).
+    /// The Syzygy WDL tables gave the result (`params::TB_PROBE_IN_QSEARCH`).
     Tablebase,
     /// Stand pat reached beta.
     StandPat,
