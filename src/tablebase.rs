@@ -209,8 +209,9 @@ mod probe {
 
 /// The tables of one `SyzygyPath` (none by default).
 pub struct Tablebases {
+    /// `None` without tables (the prober's maps are not small: no tables cost nothing).
     #[cfg(feature = "syzygy")]
-    tables: probe::Tables,
+    tables: Option<probe::Tables>,
     /// Distinct tables (materials) found.
     count: usize,
     wdl_files: usize,
@@ -238,7 +239,7 @@ impl Tablebases {
     pub fn none() -> Self {
         Self {
             #[cfg(feature = "syzygy")]
-            tables: probe::Tables::new(),
+            tables: None,
             count: 0,
             wdl_files: 0,
             dtz_files: 0,
@@ -276,7 +277,7 @@ impl Tablebases {
         }
         Ok(Self {
             max_pieces: tables.max_pieces(),
-            tables,
+            tables: Some(tables),
             count: names.len(),
             wdl_files,
             dtz_files,
@@ -321,8 +322,9 @@ impl Tablebases {
         if !self.covers(board) {
             return None;
         }
+        let tables = self.tables.as_ref()?;
         let pos = probe::to_shakmaty(board)?;
-        let wdl = self.tables.tb.probe_wdl_after_zeroing(&pos).ok()?;
+        let wdl = tables.tb.probe_wdl_after_zeroing(&pos).ok()?;
         Some(match wdl {
             shakmaty_syzygy::Wdl::Loss => Wdl::Loss,
             shakmaty_syzygy::Wdl::BlessedLoss => Wdl::BlessedLoss,
@@ -346,8 +348,9 @@ impl Tablebases {
         if !self.covers(board) {
             return None;
         }
+        let tables = self.tables.as_ref()?;
         let pos = probe::to_shakmaty(board)?;
-        let dtz = self.tables.tb.probe_dtz(&pos).ok()?;
+        let dtz = tables.tb.probe_dtz(&pos).ok()?;
         Some(dtz.ignore_rounding().0)
     }
 

@@ -165,6 +165,8 @@ impl Searcher {
         // floor and a loss lowers the ceiling of the score.
         let mut tb_floor = -INFINITY;
         let mut tb_ceiling = INFINITY;
+        // The window as it came: a floor raised by the tables is no bound the moves proved.
+        let original_alpha = alpha;
         if !root
             && self.tb_limit > 0
             && depth >= self.options.syzygy_probe_depth
@@ -288,7 +290,6 @@ impl Searcher {
         // Step 10. Search the moves: the first with the full window, the others with a null
         // window that is widened only when a move beats alpha (PVS); late quiet moves are
         // pruned or searched with reduced depth first.
-        let original_alpha = alpha;
         let mut best_score = tb_floor;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -456,7 +457,12 @@ impl Searcher {
         best_score = best_score.min(tb_ceiling);
 
         // Step 12. Store the result: exact inside the window, else the bound it proves.
-        let bound = Bound::of(best_score, original_alpha, beta);
+        // (A tablebase win that no move improved on stays what the tables said: a floor.)
+        let bound = if best_move.is_none() && tb_floor > -INFINITY && best_score == tb_floor {
+            Bound::Lower
+        } else {
+            Bound::of(best_score, original_alpha, beta)
+        };
         self.tt
             .store(key, best_move, best_score, static_eval, depth, bound, ply);
         best_score

@@ -327,6 +327,7 @@ impl Searcher {
         control: Arc<Control>,
         thread_id: usize,
         node_counters: Arc<Vec<AtomicU64>>,
+        tb: Arc<Tablebases>,
         tb_hits: Arc<AtomicU64>,
     ) -> Self {
         Self {
@@ -355,7 +356,7 @@ impl Searcher {
             trace_move: None,
             trace_limit: 0,
             trace_truncated: false,
-            tb: Arc::new(Tablebases::none()),
+            tb,
             tb_limit: 0,
             tb_hits,
             root_tb_score: None,
@@ -829,6 +830,7 @@ impl Engine {
                     Arc::clone(&self.control),
                     i,
                     Arc::clone(&counters),
+                    Arc::clone(&self.tablebases),
                     Arc::clone(&tb_hits),
                 )
             })
