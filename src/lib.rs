@@ -22,6 +22,7 @@ pub mod position;
 pub mod protocol;
 pub mod san;
 pub mod search;
+pub mod tablebase;
 pub mod time;
 pub mod tools;
 pub mod tt;

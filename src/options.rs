@@ -14,6 +14,7 @@ use crate::nnue;
 use crate::params;
 use crate::position::shorten;
 use crate::search::{Engine, NullMoveQs, QSearchOptions};
+use crate::tablebase;
 
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH: i64 = 16_384;
@@ -87,8 +88,15 @@ pub enum FrontEndOption {
     Chess960,
 }
 
-/// Sets a checked value (of the option's kind) on the engine.
-pub type EngineSetter = fn(&mut Engine, &OptionValue) -> Result<(), String>;
+/// Sets a checked value (of the option's kind) on the engine; may return a line to show (how
+/// many tablebases `SyzygyPath` found).
+pub type EngineSetter = fn(&mut Engine, &OptionValue) -> Result<Option<String>, String>;
+
+/// What setting a Syzygy option says in a build without tablebases (nothing otherwise).
+fn syzygy_note(name: &str) -> Option<String> {
+    (!tablebase::COMPILED_IN)
+        .then(|| format!("{name} has no effect: {}", tablebase::NOT_COMPILED_IN))
+}
 
 /// How an option is applied: its scope, and its setter or the setting it names.
 #[derive(Clone, Copy, Debug)]
@@ -272,11 +280,11 @@ pub fn option_specs() -> Vec<OptionSpec> {
     // The setters: `v` is checked against the option's kind and range.
     vec![
         spin("Hash", DEFAULT_HASH as i64, 1, MAX_HASH, |e, v| {
-            e.set_hash(v.int() as usize)
+            e.set_hash(v.int() as usize).map(|()| None)
         }),
         spin("Threads", 1, 1, MAX_THREADS, |e, v| {
             e.set_threads(v.int() as usize);
-            Ok(())
+            Ok(None)
         }),
         spin(
             "Move Overhead",
@@ -285,23 +293,23 @@ pub fn option_specs() -> Vec<OptionSpec> {
             5000,
             |e, v| {
                 e.options.move_overhead = v.int() as u64;
-                Ok(())
+                Ok(None)
             },
         ),
         spin("MultiPV", 1, 1, 256, |e, v| {
             e.options.multipv = v.int() as usize;
-            Ok(())
+            Ok(None)
         }),
         check("CaptureHistory", false, |e, v| {
             e.options.capture_history = v.flag();
-            Ok(())
+            Ok(None)
         }),
         other(
             "Clear Hash",
             OptionKind::Button,
             Apply::Engine(|e, _| {
                 e.clear();
-                Ok(())
+                Ok(None)
             }),
         ),
         front("Ponder", FrontEndOption::Ponder),
@@ -332,11 +340,11 @@ pub fn option_specs() -> Vec<OptionSpec> {
         ),
         check("QSearch", q.enabled, |e, v| {
             e.options.qs.enabled = v.flag();
-            Ok(())
+            Ok(None)
         }),
         spin("QSearchMaxPly", q.max_ply as i64, 0, 100, |e, v| {
             e.options.qs.max_ply = v.int() as i32;
-            Ok(())
+            Ok(None)
         }),
         spin(
             "QSearchMaxNodes",
@@ -345,12 +353,12 @@ pub fn option_specs() -> Vec<OptionSpec> {
             1_000_000_000,
             |e, v| {
                 e.options.qs.max_nodes = v.int() as u64;
-                Ok(())
+                Ok(None)
             },
         ),
         spin("QSearchChecks", q.check_plies as i64, 0, 8, |e, v| {
             e.options.qs.check_plies = v.int() as i32;
-            Ok(())
+            Ok(None)
         }),
         spin(
             "QSearchSEE",
@@ -359,24 +367,24 @@ pub fn option_specs() -> Vec<OptionSpec> {
             1000,
             |e, v| {
                 e.options.qs.see_threshold = v.int() as i32;
-                Ok(())
+                Ok(None)
             },
         ),
         spin("QSearchDelta", q.delta_margin as i64, 0, 2000, |e, v| {
             e.options.qs.delta_margin = v.int() as i32;
-            Ok(())
+            Ok(None)
         }),
         check("QSearchTT", q.use_tt, |e, v| {
             e.options.qs.use_tt = v.flag();
-            Ok(())
+            Ok(None)
         }),
         check("QSearchUnderpromotions", q.underpromotions, |e, v| {
             e.options.qs.underpromotions = v.flag();
-            Ok(())
+            Ok(None)
         }),
         check("QSearchPawnPushes", q.pawn_pushes, |e, v| {
             e.options.qs.pawn_pushes = v.flag();
-            Ok(())
+            Ok(None)
         }),
         spin(
             "QSearchRecapturesAfter",
@@ -385,12 +393,12 @@ pub fn option_specs() -> Vec<OptionSpec> {
             32,
             |e, v| {
                 e.options.qs.recaptures_after = v.int() as i32;
-                Ok(())
+                Ok(None)
             },
         ),
         spin("QSearchNullMove", q.null_move as i64, 0, 2, |e, v| {
             e.options.qs.null_move = NullMoveQs::from_spin(v.int());
-            Ok(())
+            Ok(None)
         }),
         // The network before its switch: a GUI that sends the options in the announced
         // order loads the file first (the tools sort them so, see `application_order`).
@@ -399,11 +407,29 @@ pub fn option_specs() -> Vec<OptionSpec> {
             OptionKind::String {
                 default: nnue::EVAL_FILE_DEFAULT,
             },
-            Apply::Engine(|e, v| e.set_eval_file(v.text())),
+            Apply::Engine(|e, v| e.set_eval_file(v.text()).map(|()| None)),
         ),
         // False until a trained network is embedded (nnue::USE_NNUE_DEFAULT).
         check("Use NNUE", nnue::USE_NNUE_DEFAULT, |e, v| {
-            e.set_use_nnue(v.flag())
+            e.set_use_nnue(v.flag()).map(|()| None)
+        }),
+        // Syzygy tablebases, with Stockfish's names and meanings.
+        other(
+            "SyzygyPath",
+            OptionKind::String { default: "" },
+            Apply::Engine(|e, v| e.set_syzygy_path(v.text()).map(Some)),
+        ),
+        spin("SyzygyProbeDepth", 1, 1, 100, |e, v| {
+            e.options.syzygy_probe_depth = v.int() as i32;
+            Ok(syzygy_note("SyzygyProbeDepth"))
+        }),
+        check("Syzygy50MoveRule", true, |e, v| {
+            e.options.syzygy_50_move_rule = v.flag();
+            Ok(syzygy_note("Syzygy50MoveRule"))
+        }),
+        spin("SyzygyProbeLimit", 7, 0, 7, |e, v| {
+            e.options.syzygy_probe_limit = v.int() as usize;
+            Ok(syzygy_note("SyzygyProbeLimit"))
         }),
     ]
 }
@@ -434,8 +460,12 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<(OptionSpec, Opti
 
 /// Sets an engine option from its name and value text (`None` for a button or a missing
 /// value). Unknown names, bad values and book or front-end options are errors; the engine is
-/// then unchanged.
-pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Result<(), String> {
+/// then unchanged. Returns the line the option has to show, if any.
+pub fn apply_option(
+    engine: &mut Engine,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Option<String>, String> {
     let (spec, value) = parse_option(name, value)?;
     apply_value(engine, &spec, &value)
 }
@@ -445,7 +475,7 @@ pub fn apply_value(
     engine: &mut Engine,
     spec: &OptionSpec,
     value: &OptionValue,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     match spec.apply {
         Apply::Engine(set) => set(engine, value),
         Apply::Book(_) | Apply::FrontEnd(_) => Err(format!(
@@ -501,6 +531,10 @@ mod tests {
                 "QSearchNullMove",
                 "EvalFile",
                 "Use NNUE",
+                "SyzygyPath",
+                "SyzygyProbeDepth",
+                "Syzygy50MoveRule",
+                "SyzygyProbeLimit",
             ]
         );
         assert_eq!(

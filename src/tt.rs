@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use cozy_chess::{Move, Piece, Square};
 
-use crate::params::MATE_BOUND;
+use crate::params::TB_BOUND;
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,11 +115,12 @@ fn unpack_move(bits: u64) -> Option<Move> {
     })
 }
 
-/// Converts a score from "distance from the root" to "distance from this node" for storing.
+/// Converts a score from "distance from the root" to "distance from this node" for storing
+/// (mate scores and tablebase wins and losses, which count plies too).
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -128,9 +129,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// Converts a stored score back to distance from the root.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score

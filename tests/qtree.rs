@@ -473,6 +473,7 @@ fn any_event_stream_builds_and_renders_without_panic() {
         QEnd::NodeCap,
         QEnd::MateDistance,
         QEnd::TtCutoff,
+        QEnd::Tablebase,
         QEnd::StandPat,
         QEnd::BetaCutoff { after: 7 },
         QEnd::AllSearched,

@@ -157,8 +157,13 @@ fn protover_2_announces_the_features_and_the_option_table() {
         format!(
             "feature myname=\"Lull {}\" setboard=1 usermove=1 ping=1 playother=1 san=0 time=1 \
              draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=0 debug=1 memory=1 \
-             smp=1 variants=\"normal,fischerandom\"",
-            env!("CARGO_PKG_VERSION")
+             smp=1 {}variants=\"normal,fischerandom\"",
+            env!("CARGO_PKG_VERSION"),
+            if cfg!(feature = "syzygy") {
+                "egt=\"syzygy\" "
+            } else {
+                ""
+            }
         )
     );
     for expected in [

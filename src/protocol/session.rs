@@ -159,12 +159,15 @@ impl Session {
         match spec.apply {
             Apply::Engine(set) => {
                 let engine = self.engine.as_mut().ok_or("a search is running")?;
-                set(engine, &value)?;
-                if spec.kind != OptionKind::Button {
+                let result = set(engine, &value);
+                // A failed SyzygyPath still replaced the tables (with none): the rebuilt
+                // engine must get the same, so a failed value is kept for it too.
+                if spec.kind != OptionKind::Button && (result.is_ok() || spec.name == "SyzygyPath")
+                {
                     self.applied.retain(|(s, _)| s.name != spec.name);
                     self.applied.push((*spec, value));
                 }
-                Ok(None)
+                result
             }
             Apply::Book(which) => self.book.set(which, value),
             Apply::FrontEnd(FrontEndOption::Ponder) => {
@@ -371,12 +374,23 @@ mod tests {
             ("OwnBook", "true"),
             ("BookDepth", "5"),
             ("BookBestMove", "true"),
+            ("SyzygyProbeDepth", "3"),
+            ("Syzygy50MoveRule", "false"),
+            ("SyzygyProbeLimit", "5"),
             // Set twice: the last value counts.
             ("Threads", "3"),
         ] {
             set(&mut s, name, value);
         }
+        if cfg!(feature = "syzygy") {
+            set(&mut s, "SyzygyPath", &tables_dir());
+        }
         s
+    }
+
+    /// The test tables (assets/syzygy).
+    fn tables_dir() -> String {
+        format!("{}/assets/syzygy", env!("CARGO_MANIFEST_DIR"))
     }
 
     fn expected_options() -> SearchOptions {
@@ -397,6 +411,9 @@ mod tests {
             move_overhead: 77,
             multipv: 2,
             capture_history: true,
+            syzygy_probe_depth: 3,
+            syzygy_50_move_rule: false,
+            syzygy_probe_limit: 5,
         }
     }
 
@@ -408,6 +425,11 @@ mod tests {
         assert_eq!(e.options.qs, want.qs);
         assert_eq!(e.options.move_overhead, want.move_overhead);
         assert_eq!(e.options.multipv, want.multipv);
+        assert_eq!(e.options.syzygy_probe_depth, want.syzygy_probe_depth);
+        assert_eq!(e.options.syzygy_50_move_rule, want.syzygy_50_move_rule);
+        assert_eq!(e.options.syzygy_probe_limit, want.syzygy_probe_limit);
+        let tables = if cfg!(feature = "syzygy") { 12 } else { 0 };
+        assert_eq!(e.tablebases().count(), tables);
         assert!(s.ponder && s.chess960 && s.pos.chess960());
         assert!(s.book.own_book && s.book.best);
         assert_eq!(s.book.depth, 5);
@@ -532,5 +554,20 @@ mod tests {
         assert!(matches!(joined, Joined::Failed));
         assert_eq!(s.engine_mut().unwrap().hash_mib(), 2);
         assert_eq!(s.engine_mut().unwrap().threads(), 1);
+    }
+
+    #[cfg(feature = "syzygy")]
+    #[test]
+    fn a_bad_syzygy_path_after_a_good_one_leaves_no_tables_also_after_a_rebuild() {
+        let mut s = Session::new();
+        set(&mut s, "SyzygyPath", &tables_dir());
+        assert_eq!(s.engine_mut().unwrap().tablebases().count(), 12);
+        let (spec, value) = parse_option("SyzygyPath", Some("/nonexistent/lull-tb")).unwrap();
+        let err = s.set_option(&spec, value).unwrap_err();
+        assert!(err.contains("cannot read the directory"), "{err}");
+        assert_eq!(s.engine_mut().unwrap().tablebases().count(), 0);
+        let (joined, _) = failed_search(&mut s, Failure::Search);
+        assert!(matches!(joined, Joined::Failed));
+        assert_eq!(s.engine_mut().unwrap().tablebases().count(), 0);
     }
 }

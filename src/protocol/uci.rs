@@ -731,7 +731,8 @@ pub fn info_lines(pos: &Position, report: &SearchReport) -> Vec<String> {
                 board.play_unchecked(*mv);
             }
             format!(
-                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
+                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} \
+                 time {} pv{}",
                 r.depth,
                 r.seldepth,
                 k + 1,
@@ -739,6 +740,7 @@ pub fn info_lines(pos: &Position, report: &SearchReport) -> Vec<String> {
                 r.nodes,
                 r.nps,
                 r.hashfull,
+                r.tbhits,
                 r.time_ms,
                 pv
             )
@@ -782,6 +784,7 @@ mod tests {
             nps: 50_000,
             time_ms: 20,
             hashfull: 7,
+            tbhits: 3,
             pv: vec![e2e4, e7e5],
             lines: vec![
                 RootLine {
@@ -798,9 +801,9 @@ mod tests {
             info_lines(&pos, &report),
             [
                 "info depth 3 seldepth 5 multipv 1 score cp 20 nodes 1000 nps 50000 hashfull 7 \
-                 time 20 pv e2e4 e7e5",
+                 tbhits 3 time 20 pv e2e4 e7e5",
                 "info depth 3 seldepth 5 multipv 2 score cp 10 nodes 1000 nps 50000 hashfull 7 \
-                 time 20 pv d2d4"
+                 tbhits 3 time 20 pv d2d4"
             ]
         );
     }

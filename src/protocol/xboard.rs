@@ -316,6 +316,7 @@ impl Xboard {
             }
             XboardCommand::Memory(mib) => self.set_option("Hash", Some(&mib.to_string()), line),
             XboardCommand::Cores(n) => self.set_option("Threads", Some(&n.to_string()), line),
+            XboardCommand::EgtPath(path) => self.set_option("SyzygyPath", Some(&path), line),
             XboardCommand::Option { name, value } => self.set_option(&name, value.as_deref(), line),
             XboardCommand::Quit => {
                 self.settle();
@@ -735,8 +736,11 @@ impl Xboard {
         if !self.idle_engine(line) {
             return;
         }
-        if let Err(e) = self.session.set_option(&spec, value) {
-            error(&e, line);
+        match self.session.set_option(&spec, value) {
+            // A note (how many tablebases were found) as a CECP comment line.
+            Ok(Some(note)) => say(&format!("# {note}")),
+            Ok(None) => {}
+            Err(e) => error(&e, line),
         }
         self.reanalyze();
     }
@@ -747,7 +751,13 @@ pub fn feature_lines() -> Vec<String> {
     let mut lines = vec![format!(
         "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 ping=1 playother=1 san=0 \
              time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=0 debug=1 \
-             memory=1 smp=1 variants=\"{VARIANTS}\""
+             memory=1 smp=1 {egt}variants=\"{VARIANTS}\"",
+        // `egtpath syzygy PATH` only where tablebases are compiled in.
+        egt = if crate::tablebase::COMPILED_IN {
+            "egt=\"syzygy\" "
+        } else {
+            ""
+        }
     )];
     for spec in option_specs() {
         // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands.
@@ -945,6 +955,8 @@ pub enum XboardCommand {
     Memory(i64),
     /// `cores N`: the number of threads, cut to the largest.
     Cores(i64),
+    /// `egtpath syzygy PATH`: the Syzygy tablebase directories (the `SyzygyPath` option).
+    EgtPath(String),
     /// `option NAME[=VALUE]`, a check's `1`/`0` made `true`/`false`.
     Option { name: String, value: Option<String> },
     /// `quit`.
@@ -1038,6 +1050,15 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
         "hint" => XboardCommand::Hint,
         "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(bad)?),
         "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(bad)?),
+        "egtpath" => {
+            let (kind, path) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            if !kind.eq_ignore_ascii_case("syzygy") {
+                return Err(bad(
+                    "only Syzygy tablebases are supported [egtpath syzygy PATH]",
+                ));
+            }
+            XboardCommand::EgtPath(path.trim().to_string())
+        }
         "option" => {
             let (name, value) = split_assignment(rest);
             // CECP sends a check's value as 1 or 0.

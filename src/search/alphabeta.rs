@@ -66,6 +66,24 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 }
 
 impl Searcher {
+    /// The WDL tables' verdict on `pos` (reached by a capture or pawn move), as a score from
+    /// the side to move `ply` plies from the root and the bound it is: a win scores in the
+    /// tablebase band below the mates (a lower bound), a loss the opposite (an upper bound),
+    /// a draw exactly. With `Syzygy50MoveRule` a cursed win or blessed loss is a draw,
+    /// nudged by 2 centipawns towards its side; without it, a win or loss. Counts the hit.
+    pub(crate) fn probe_wdl(&mut self, pos: &Position, ply: usize) -> Option<(i32, Bound)> {
+        let wdl = self.tb.probe_wdl(pos.board())?.to_i32();
+        self.add_tb_hit();
+        let draw_score = i32::from(self.options.syzygy_50_move_rule);
+        Some(if wdl < -draw_score {
+            (-TB_WIN + ply as i32, Bound::Upper)
+        } else if wdl > draw_score {
+            (TB_WIN - ply as i32, Bound::Lower)
+        } else {
+            (DRAW + 2 * wdl * draw_score, Bound::Exact)
+        })
+    }
+
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
     /// distance from the root. Returns a fail-soft score from the side to move.
     pub(crate) fn negamax(
@@ -140,6 +158,43 @@ impl Searcher {
             }
         }
 
+        // Step 4b. Syzygy tablebases: right after a capture or pawn move (halfmove clock 0)
+        // with few enough pieces, the WDL tables give the exact result. A win or loss is a
+        // bound (the search may still find a mate), a draw is exact; a cutoff returns at once
+        // and is stored as deep as the search could ever go. In a PV node a win raises the
+        // floor and a loss lowers the ceiling of the score.
+        let mut tb_floor = -INFINITY;
+        let mut tb_ceiling = INFINITY;
+        // The window as it came: a floor raised by the tables is no bound the moves proved.
+        let original_alpha = alpha;
+        if !root
+            && self.tb_limit > 0
+            && depth >= self.options.syzygy_probe_depth
+            && pos.board().halfmove_clock() == 0
+            && pos.board().occupied().len() as usize <= self.tb_limit
+        {
+            if let Some((score, bound)) = self.probe_wdl(pos, ply) {
+                if match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                } {
+                    let eval = self.evaluate(pos);
+                    let depth = (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH);
+                    self.tt.store(key, None, score, eval, depth, bound, ply);
+                    return score;
+                }
+                if pv_node {
+                    if bound == Bound::Lower {
+                        tb_floor = score;
+                        alpha = alpha.max(score);
+                    } else {
+                        tb_ceiling = score;
+                    }
+                }
+            }
+        }
+
         // Step 5. Static evaluation, and whether it improved over our previous move's
         // ("improving": prune less when things are getting worse for us).
         let static_eval = if in_check {
@@ -159,7 +214,7 @@ impl Searcher {
         let eval = match entry {
             Some(e)
                 if !in_check
-                    && e.score.abs() < MATE_BOUND
+                    && e.score.abs() < TB_BOUND
                     && match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => e.score > static_eval,
@@ -175,7 +230,7 @@ impl Searcher {
             // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < MATE_BOUND {
+            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < TB_BOUND {
                 return (eval + beta) / 2;
             }
 
@@ -185,7 +240,7 @@ impl Searcher {
                 && eval >= beta
                 && !self.stack[ply].after_null
                 && !pos.only_pawns(pos.side_to_move())
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_BOUND
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
@@ -200,7 +255,7 @@ impl Searcher {
                         return 0;
                     }
                     if score >= beta {
-                        let score = if score >= MATE_BOUND { beta } else { score };
+                        let score = if score >= TB_BOUND { beta } else { score };
                         if depth < NMP_VERIFY_DEPTH {
                             return score;
                         }
@@ -235,8 +290,7 @@ impl Searcher {
         // Step 10. Search the moves: the first with the full window, the others with a null
         // window that is widened only when a move beats alpha (PVS); late quiet moves are
         // pruned or searched with reduced depth first.
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut searched = 0usize;
         let mut legal = 0usize;
@@ -257,7 +311,7 @@ impl Searcher {
             let killer_or_better = stage <= Stage::Killers;
 
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
-            if !root && best_score > -MATE_BOUND && !in_check {
+            if !root && best_score > -TB_BOUND && !in_check {
                 if quiet {
                     // Late move pruning: enough quiet moves tried at low depth; the picker
                     // drops the remaining quiet moves at once instead of yielding them.
@@ -399,8 +453,16 @@ impl Searcher {
             };
         }
 
+        // A tablebase loss caps what the moves found (Step 4b).
+        best_score = best_score.min(tb_ceiling);
+
         // Step 12. Store the result: exact inside the window, else the bound it proves.
-        let bound = Bound::of(best_score, original_alpha, beta);
+        // (A tablebase win that no move improved on stays what the tables said: a floor.)
+        let bound = if best_move.is_none() && tb_floor > -INFINITY && best_score == tb_floor {
+            Bound::Lower
+        } else {
+            Bound::of(best_score, original_alpha, beta)
+        };
         self.tt
             .store(key, best_move, best_score, static_eval, depth, bound, ply);
         best_score

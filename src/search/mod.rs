@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::nnue::Network;
 use crate::params::{self, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, TM_SCORE_LOOKBACK};
 use crate::position::Position;
+use crate::tablebase::Tablebases;
 use crate::time::{Limits, SearchProgress, TimeManager};
 use crate::tt::TranspositionTable;
 
@@ -91,6 +92,12 @@ pub struct SearchOptions {
     /// `CaptureHistory`: order the main search's good captures by victim and capture history
     /// instead of MVV-LVA (off by default until a match says it gains).
     pub capture_history: bool,
+    /// `SyzygyProbeDepth`: the search probes the WDL tables only at this depth or more.
+    pub syzygy_probe_depth: i32,
+    /// `Syzygy50MoveRule`: cursed wins and blessed losses count as draws.
+    pub syzygy_50_move_rule: bool,
+    /// `SyzygyProbeLimit`: positions with more pieces than this are not probed.
+    pub syzygy_probe_limit: usize,
 }
 
 impl Default for SearchOptions {
@@ -100,6 +107,9 @@ impl Default for SearchOptions {
             move_overhead: params::MOVE_OVERHEAD,
             multipv: 1,
             capture_history: false,
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: 7,
         }
     }
 }
@@ -166,6 +176,8 @@ pub struct IterationReport {
     pub time_ms: u64,
     /// Transposition-table occupancy in permille.
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads, so far.
+    pub tbhits: u64,
     /// The principal variation of the best line.
     pub pv: Vec<Move>,
     /// Every line of the iteration, best first (one line without `MultiPV`; the first is
@@ -209,6 +221,8 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Tablebase probes that answered (all threads; the root's ranking counts one per move).
+    pub tbhits: u64,
     /// Milliseconds spent.
     pub time_ms: u64,
     /// The iteration in which the final best move first became best.
@@ -297,6 +311,14 @@ pub struct Searcher {
     pub(crate) trace_move: Option<Move>,
     pub(crate) trace_limit: usize,
     pub(crate) trace_truncated: bool,
+    /// The Syzygy tables (none unless `SyzygyPath` is set).
+    pub(crate) tb: Arc<Tablebases>,
+    /// Pieces up to which the search probes them in this search (0: not at all).
+    pub(crate) tb_limit: usize,
+    /// Tablebase hits of all threads in the current search.
+    tb_hits: Arc<AtomicU64>,
+    /// The root's tablebase score when the root moves were ranked by DTZ.
+    root_tb_score: Option<i32>,
 }
 
 impl Searcher {
@@ -305,6 +327,8 @@ impl Searcher {
         control: Arc<Control>,
         thread_id: usize,
         node_counters: Arc<Vec<AtomicU64>>,
+        tb: Arc<Tablebases>,
+        tb_hits: Arc<AtomicU64>,
     ) -> Self {
         Self {
             tt,
@@ -332,6 +356,64 @@ impl Searcher {
             trace_move: None,
             trace_limit: 0,
             trace_truncated: false,
+            tb,
+            tb_limit: 0,
+            tb_hits,
+            root_tb_score: None,
+        }
+    }
+
+    /// Counts one tablebase hit.
+    #[inline]
+    pub(crate) fn add_tb_hit(&self) {
+        self.tb_hits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Sets up the tablebases for a search of `pos`: the piece limit of the probes below the
+    /// root and, on the main thread, Stockfish's root probing. When the root is covered and
+    /// its moves can be ranked by DTZ, only the best-ranked moves stay (so that a won
+    /// position is converted and a drawn one held) and the search itself does not probe.
+    fn setup_tablebases(&mut self, pos: &Position) {
+        self.root_tb_score = None;
+        self.tb_limit = self.options.syzygy_probe_limit.min(self.tb.max_pieces());
+        if self.tb_limit == 0 {
+            return;
+        }
+        let board = pos.board();
+        if board.occupied().len() as usize > self.tb_limit
+            || crate::tablebase::has_castling_rights(board)
+        {
+            return;
+        }
+        let repeated = pos.is_repetition(usize::MAX);
+        let Some(ranked) = self.tb.rank_root(
+            board,
+            &self.root_moves,
+            repeated,
+            self.options.syzygy_50_move_rule,
+        ) else {
+            return;
+        };
+        if self.is_main() {
+            self.tb_hits
+                .fetch_add(ranked.len() as u64, Ordering::Relaxed);
+        }
+        let best = ranked[0].rank;
+        self.root_moves = ranked
+            .iter()
+            .filter(|r| r.rank == best)
+            .map(|r| r.mv)
+            .collect();
+        self.root_tb_score = Some(ranked[0].score);
+        self.tb_limit = 0;
+    }
+
+    /// The score to show for a root line: the root's tablebase score when its moves were
+    /// ranked by DTZ and the search found no mate.
+    fn shown_score(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(tb) if score.abs() < MATE_BOUND => tb,
+            _ => score,
         }
     }
 
@@ -452,6 +534,7 @@ impl Searcher {
         if self.root_moves.is_empty() {
             self.root_moves = legal;
         }
+        self.setup_tablebases(pos);
         let mut result = SearchResult::default();
         if self.root_moves.is_empty() {
             // Checkmate or stalemate at the root: nothing to search.
@@ -508,7 +591,7 @@ impl Searcher {
                                 result.best_found_ms = self.time.elapsed_ms();
                             }
                             result.best_move = Some(mv);
-                            result.score = s;
+                            result.score = self.shown_score(s);
                             let pv = self.root_pv(pos);
                             result.pv = if pv.first() == Some(&mv) {
                                 pv
@@ -525,7 +608,7 @@ impl Searcher {
                 let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
                 let Some(best) = best else { break };
                 lines.push(RootLine {
-                    score,
+                    score: self.shown_score(score),
                     pv: if pv.is_empty() { vec![best] } else { pv },
                 });
             }
@@ -586,7 +669,7 @@ impl Searcher {
     /// fail (aspiration windows); shallow iterations use the full window.
     fn aspiration(&mut self, pos: &mut Position, depth: i32, prev: i32) -> i32 {
         let inf = params::INFINITY;
-        if depth < params::ASPIRATION_MIN_DEPTH || prev.abs() >= MATE_BOUND {
+        if depth < params::ASPIRATION_MIN_DEPTH || prev.abs() >= params::TB_BOUND {
             return self.negamax(pos, -inf, inf, depth, 0);
         }
         let mut delta = params::ASPIRATION_WINDOW;
@@ -676,6 +759,7 @@ impl Searcher {
             nps: nodes * 1000 / time_ms.max(1),
             time_ms,
             hashfull: self.tt.hashfull(),
+            tbhits: self.tb_hits.load(Ordering::Relaxed),
             pv: r.pv.clone(),
             lines,
         }));
@@ -696,6 +780,8 @@ pub struct Engine {
     network: Option<Arc<Network>>,
     /// `Use NNUE`: evaluate with `network` (never true without one).
     use_nnue: bool,
+    /// The Syzygy tables of `SyzygyPath` (none by default).
+    tablebases: Arc<Tablebases>,
 }
 
 impl Engine {
@@ -710,6 +796,7 @@ impl Engine {
             report: None,
             network: Network::embedded(),
             use_nnue: false,
+            tablebases: Arc::new(Tablebases::none()),
         };
         engine.use_nnue = crate::nnue::USE_NNUE_DEFAULT && engine.network.is_some();
         engine.set_threads(1);
@@ -735,6 +822,7 @@ impl Engine {
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, 256);
         let counters: Arc<Vec<AtomicU64>> = Arc::new((0..n).map(|_| AtomicU64::new(0)).collect());
+        let tb_hits = Arc::new(AtomicU64::new(0));
         self.threads = (0..n)
             .map(|i| {
                 Searcher::new(
@@ -742,6 +830,8 @@ impl Engine {
                     Arc::clone(&self.control),
                     i,
                     Arc::clone(&counters),
+                    Arc::clone(&self.tablebases),
+                    Arc::clone(&tb_hits),
                 )
             })
             .collect();
@@ -836,6 +926,24 @@ impl Engine {
         Ok(())
     }
 
+    /// The Syzygy tables in use.
+    pub fn tablebases(&self) -> &Tablebases {
+        &self.tablebases
+    }
+
+    /// Loads the tables of the `SyzygyPath` option (`:`-separated directories; empty for
+    /// none) and returns the line that says how many were found. A directory that cannot be
+    /// read is an error, and the engine then has no tables. A build without the `syzygy`
+    /// feature answers a non-empty path with an error that says so.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<String, String> {
+        // Whatever happens, the previous tables go: a bad path leaves none.
+        self.tablebases = Arc::new(Tablebases::none());
+        let tables = Tablebases::load(path)?;
+        let summary = tables.summary();
+        self.tablebases = Arc::new(tables);
+        Ok(summary)
+    }
+
     /// Runs only the quiescence search of `pos` in the window (`alpha`, `beta`), as the main
     /// search does at its horizon. Returns the score, the quiescence line (PV) and the
     /// statistics. With `trace_nodes > 0` the tree is recorded (at most that many events).
@@ -850,6 +958,7 @@ impl Engine {
         self.tt.new_search();
         let t = &mut self.threads[0];
         t.options = self.options.clone();
+        t.tb_limit = 0;
         t.time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
         t.limits = Limits::default();
         t.stats = SearchStats::default();
@@ -907,8 +1016,12 @@ impl Engine {
             depth: limits.depth,
             ..Limits::default()
         };
+        if let Some(t) = self.threads.first() {
+            t.tb_hits.store(0, Ordering::Relaxed);
+        }
         for (i, t) in self.threads.iter_mut().enumerate() {
             t.options = self.options.clone();
+            t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;
             t.limits = if i == 0 {
@@ -977,6 +1090,7 @@ impl Engine {
         }
         result.nodes = stats.nodes();
         result.stats = stats;
+        result.tbhits = self.threads[0].tb_hits.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
         if result.ponder_move.is_none() {
             result.ponder_move = result.pv.get(1).copied();

@@ -12,7 +12,7 @@
 use cozy_chess::Square;
 use serde::Serialize;
 
-use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_PROBE_IN_QSEARCH};
 use crate::position::Position;
 use crate::tt::Bound;
 
@@ -201,6 +201,27 @@ impl Searcher {
                 };
                 if !pv_node && usable {
                     return (e.score, QEnd::TtCutoff);
+                }
+            }
+        }
+
+        // Step 5b. Syzygy tablebases (`params::TB_PROBE_IN_QSEARCH`, measured to pay, see
+        // docs/measurements.md): as in the main search (Step 4b), right after a capture or
+        // pawn move with few enough pieces; only with `SyzygyProbeDepth` 1 (a larger value
+        // asks for fewer probes, and the quiescence search is below every depth).
+        if TB_PROBE_IN_QSEARCH
+            && self.tb_limit > 0
+            && self.options.syzygy_probe_depth <= 1
+            && pos.board().halfmove_clock() == 0
+            && pos.board().occupied().len() as usize <= self.tb_limit
+        {
+            if let Some((score, bound)) = self.probe_wdl(pos, ply) {
+                if match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                } {
+                    return (score, QEnd::Tablebase);
                 }
             }
         }

@@ -109,7 +109,12 @@ impl SearchStats {
             }
             QEnd::Mate => self.q_mates += 1,
             QEnd::Stalemate => self.q_stalemates += 1,
-            QEnd::Stopped | QEnd::Draw | QEnd::MateDistance | QEnd::AllSearched | QEnd::Quiet => {}
+            QEnd::Stopped
+            | QEnd::Draw
+            | QEnd::MateDistance
+            | QEnd::AllSearched
+            | QEnd::Quiet
+            | QEnd::Tablebase => {}
         }
     }
 

@@ -21,6 +21,8 @@ pub enum QEnd {
     MateDistance,
     /// A transposition-table bound ended the node.
     TtCutoff,
+    /// The Syzygy WDL tables gave the result (`params::TB_PROBE_IN_QSEARCH`).
+    Tablebase,
     /// Stand pat reached beta.
     StandPat,
     /// A move failed high; `after` is how many moves had been searched.

@@ -31,6 +31,7 @@ pub fn apply_engine_options(engine: &mut Engine, texts: &[String]) -> Result<(),
     texts.sort_by_key(|t| application_order(split_assignment(t).0));
     for text in texts {
         let (name, value) = split_assignment(text);
+        // A note (how many tablebases were found) is for a person at a GUI: tools stay quiet.
         apply_option(engine, name, value).map_err(|e| format!("--option {text}: {e}"))?;
     }
     Ok(())

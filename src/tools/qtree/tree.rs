@@ -123,6 +123,7 @@ impl QNode {
             QEnd::NodeCap => "q-node cap (static evaluation)".to_string(),
             QEnd::MateDistance => "mate distance pruning".to_string(),
             QEnd::TtCutoff => "TT cutoff".to_string(),
+            QEnd::Tablebase => "tablebase".to_string(),
             QEnd::StandPat => "stand pat >= beta".to_string(),
             QEnd::BetaCutoff { after } => {
                 let which = self
