@@ -158,3 +158,51 @@ fn bad_arguments_are_errors_before_any_search() {
     assert!(!dir.join("out").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small network (16 hidden neurons) with weights from a fixed pseudo-random sequence:
+/// no trained network ships yet, but the report's network column must work with any.
+fn small_network_file() -> std::path::PathBuf {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |lo: i64, hi: i64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (lo + (state % (hi - lo + 1) as u64) as i64) as i16
+    };
+    let hidden = 16;
+    let w1: Vec<i16> = (0..768 * hidden).map(|_| next(-60, 60)).collect();
+    let b1: Vec<i16> = (0..hidden).map(|_| next(-40, 200)).collect();
+    let w2: Vec<i16> = (0..2 * hidden).map(|_| next(-127, 127)).collect();
+    let net = lull::nnue::Network::from_parts(hidden, w1, b1, w2, 1000).unwrap();
+    let path = temp_file_of("report", "net.nnue");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path
+}
+
+#[test]
+fn with_a_network_both_evaluations_stand_side_by_side() {
+    let net = small_network_file();
+    let mut config = tiny();
+    config.wac_budgets = vec![2_000];
+    let none = Path::new("/nonexistent/lull-report-matches");
+    let data = collect(&config, none, Some(&net), "test".into(), |_| {}).unwrap();
+    let nnue = data
+        .nnue_measures
+        .as_ref()
+        .expect("measured with the network");
+    assert_eq!(nnue.len(), 8);
+    assert!(data.nnue_note.contains("EvalFile="));
+    // The network evaluates differently, so the default searches another tree.
+    assert_ne!(nnue[0].stats, data.measures[0].stats);
+    for c in data.claims.iter().filter(|c| c.id != "qsearch-elo") {
+        assert!(c.lull_nnue.is_some(), "claim {}", c.id);
+    }
+    let out = temp_file_of("report", "nnue-out");
+    write_report(&data, &out).unwrap();
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("<img src=\"nnue_qply_histogram.svg\""));
+    assert!(!html.contains("waits for the network"));
+    assert!(html.contains("<td>not measured with the network</td>"));
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_file(&net);
+}

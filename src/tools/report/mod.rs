@@ -28,7 +28,8 @@ pub struct ReportArgs {
     /// Directory to write the report into (created if missing).
     #[arg(short = 'o', long = "out", default_value = "docs/report")]
     pub out: PathBuf,
-    /// Smaller measurements (depth 10, 60 WAC positions at three budgets): a few minutes.
+    /// Smaller measurements (depth 10 instead of 12, 60 WAC positions instead of 300): about
+    /// a minute of one core.
     #[arg(long)]
     pub quick: bool,
     /// Directory of the stored match games (`<variant>.pgn`, played by

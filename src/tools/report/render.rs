@@ -38,6 +38,15 @@ fn md(s: &str) -> String {
         .replace('|', "\\|")
 }
 
+/// The network column of a claim: the figure, or why there is none.
+fn nnue_cell(data: &ReportData, figure: Option<&str>) -> String {
+    match (figure, &data.nnue_measures) {
+        (Some(f), _) => f.to_string(),
+        (None, Some(_)) => "not measured with the network".to_string(),
+        (None, None) => "waits for the network".to_string(),
+    }
+}
+
 fn verdict(h: Option<bool>) -> &'static str {
     match h {
         Some(true) => "in range",
@@ -203,7 +212,7 @@ fn method(data: &ReportData) -> String {
 const REGENERATE: &str = "cargo build --release\n\
 # the matches (about 30 minutes per lane on a loaded 2-core machine; appends to the PGNs):\n\
 sh docs/report/play_matches.sh target/release/lull 50\n\
-# the measurements and the pages (about 15 minutes; --quick: 2 to 4):\n\
+# the measurements and the pages (about 5 minutes of one core; --quick: 1):\n\
 target/release/lull report -o docs/report";
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:1250px;margin:2em auto;\
@@ -240,7 +249,7 @@ pub fn html(data: &ReportData, figures: &[(&str, &str)]) -> String {
             c.claim,
             c.source,
             escape(&c.lull),
-            escape(c.lull_nnue.as_deref().unwrap_or("waits for the network")),
+            escape(&nnue_cell(data, c.lull_nnue.as_deref())),
             verdict(c.holds)
         );
     }
@@ -328,9 +337,7 @@ pub fn markdown(data: &ReportData, figures: &[(&str, &str)]) -> String {
                 md(&c.claim),
                 md(&c.source),
                 c.lull.clone(),
-                c.lull_nnue
-                    .clone()
-                    .unwrap_or_else(|| "waits for the network".to_string()),
+                nnue_cell(data, c.lull_nnue.as_deref()),
                 verdict(c.holds).to_string(),
             ]
         })
