@@ -18,6 +18,11 @@ BOOK=${BOOK:-../shared/data/books/UHO_4060_v4.epd}
 OUT=${OUT:-docs/report/matches}
 VARIANTS=${*:-qsearch-off see-off delta-off tt-off nullmove-on checks-1 checks-2}
 mkdir -p "$OUT"
+# Keeps the repository lean: drops the score/depth/time comment of every move, keeps the
+# comment that says how the game ended.
+slim() {
+  sed -E -i 's/ \{ [-+]?M?[0-9.]+\/[0-9]+ [0-9.]+s \}//g; s/\{ [-+]?M?[0-9.]+\/[0-9]+ [0-9.]+s, /{ /g' "$1"
+}
 for v in $VARIANTS; do
   case $v in
     qsearch-off) opt="opt.QSearch=false" ;;
@@ -34,4 +39,5 @@ for v in $VARIANTS; do
     --each "opt.Hash=16,opt.Threads=1,opt.Move Overhead=5" -n "$PAIRS" -c 1 --movetime 30 --timemargin 1000 \
     --book "$BOOK" --seed 16 --event "lull report: $v vs default" \
     --report 20 --pgn "$OUT/$v.pgn"
+  slim "$OUT/$v.pgn"
 done
