@@ -284,6 +284,8 @@ pub fn wac_budget(measures: &[VariantMeasure]) -> Result<String, String> {
             .configure_mesh()
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 14))
+            .x_labels(4)
+            .x_label_formatter(&|x| format!("{:.0}k", x / 1000.0))
             .x_desc("nodes per position")
             .y_desc("% solved")
             .draw()

@@ -191,8 +191,9 @@ fn method(data: &ReportData) -> String {
          Hash {} MiB, cleared before each search); the statistics are those of the deepest \
          depth, summed over the positions. Win At Chess: {} positions spread over the 300 of \
          the embedded suite, at {} nodes per position. The Elo figures come from the games \
-         stored in {} (the variant against the default, same binary). Measured in {:.0} s \
-         by `{}` (lull {}).",
+         stored in {} (the variant against the default, same binary). Times are wall-clock \
+         and move with the load of the machine; node counts do not. Measured in {:.0} s by \
+         `{}` (lull {}).",
         c.positions,
         c.depth,
         c.hash_mib,
