@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use lull::tools::{
-    bench, book, data, datagen, explore, genfens, horizon, perft, qtree, solve, train, tune,
+    bench, book, data, datagen, explore, genfens, horizon, perft, qtree, report, solve, train,
+    tune,
 };
 
 #[derive(Parser)]
@@ -61,6 +62,10 @@ enum Command {
     /// Train the (768 -> N) x 2 -> 1 SCReLU network on packed positions and write it
     /// quantised (`.nnue`, see docs/nnue.md).
     Train(train::TrainArgs),
+    /// Measure the quiescence search (bench positions, WAC at node budgets, stored match
+    /// games) and write an HTML report with SVG figures and a Markdown twin that set the
+    /// literature's figures beside Lull's.
+    Report(report::ReportArgs),
 }
 
 /// Lets a closed standard output end the process quietly, as it ends `cat` or `grep`: so that
@@ -119,5 +124,6 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => book::run(args),
         Some(Command::Data(args)) => data::run(args),
         Some(Command::Train(args)) => train::run(args),
+        Some(Command::Report(args)) => report::run(args),
     }
 }

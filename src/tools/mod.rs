@@ -6,7 +6,8 @@
 //! evaluation weights to them), `lull data` (pack, merge and shuffle training data, in the
 //! 32-byte records of [`packed`]), `lull train` (train the network of docs/nnue.md), `lull
 //! book` (build and probe Polyglot books), `lull explore` (a local web page showing the horizon
-//! effect, the quiescence tree and its statistics) and [`genfens`]
+//! effect, the quiescence tree and its statistics), `lull report` (measure the quiescence search
+//! against the literature's figures and write an HTML report) and [`genfens`]
 //! (OpenBench's opening generator, run from command lines given as arguments). Each tool
 //! owns its command-line arguments (a clap `Args` type) and a `run` that carries the command
 //! out; the work itself is done by library functions that return their results as data, plus
@@ -27,6 +28,7 @@ pub mod packed;
 pub mod perft;
 pub mod progress;
 pub mod qtree;
+pub mod report;
 pub mod solve;
 pub mod train;
 pub mod tune;
