@@ -173,9 +173,14 @@ impl Searcher {
 
         if !pv_node && !in_check && !root {
             // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
-            // will not bring the score below it.
+            // will not bring the score below it. Not when beta is a mate score: a static
+            // margin says nothing about a mate, and the returned bound would hide a shorter one.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < MATE_BOUND {
+            if depth <= RFP_MAX_DEPTH
+                && eval - margin >= beta
+                && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+            {
                 return (eval + beta) / 2;
             }
 
