@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use lull::tools::{bench, book, data, datagen, genfens, horizon, perft, qtree, solve, train, tune};
+use lull::tools::{
+    bench, book, data, datagen, genfens, horizon, perft, qtree, solve, train, tune, why,
+};
 
 #[derive(Parser)]
 #[command(
@@ -39,6 +41,9 @@ enum Command {
     /// Show the horizon effect: search a position to the same depth without and with the
     /// quiescence search and print both side by side.
     Horizon(horizon::HorizonArgs),
+    /// Show why the search missed a line: at each node of the line, iteration by iteration,
+    /// the pruning, reduction or cutoff that decided it.
+    Why(why::WhyArgs),
     /// Show the quiescence search tree of one position: every node with the move that led
     /// there, its window, stand pat, score and why it ended; pruned moves as leaves.
     Qtree(qtree::QtreeArgs),
@@ -107,6 +112,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Horizon(args)) => horizon::run(args),
+        Some(Command::Why(args)) => why::run(args),
         Some(Command::Qtree(args)) => qtree::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),

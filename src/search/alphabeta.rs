@@ -15,6 +15,7 @@ use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, QuietsTried, NO_CONT};
 use super::qsearch::QNode;
 use super::see::see_ge;
+use super::why::WhyKind;
 use super::Searcher;
 
 /// The captures a node searched before its cutoff (at most [`CapturesTried::CAP`]; later
@@ -66,6 +67,24 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 }
 
 impl Searcher {
+    /// Notes an event of `lull why` when the node is on the watched line.
+    #[inline]
+    fn why_note(
+        &mut self,
+        on_line: bool,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        kind: WhyKind,
+    ) {
+        if on_line {
+            if let Some(w) = self.why.as_deref_mut() {
+                w.note(ply, depth, alpha, beta, kind);
+            }
+        }
+    }
+
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
     /// distance from the root. Returns a fail-soft score from the side to move.
     pub(crate) fn negamax(
@@ -79,6 +98,11 @@ impl Searcher {
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
         self.pv_len[ply.min(MAX_PLY)] = 0;
+        // `lull why`: is this node on the line being watched (see `why.rs`)?
+        let on_line = self
+            .why
+            .as_deref()
+            .is_some_and(|w| w.on_line(ply, pos.hash()));
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
         // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
@@ -90,11 +114,14 @@ impl Searcher {
         }
 
         if depth <= 0 {
-            if self.options.qs.enabled {
-                return self.qsearch(pos, alpha, beta, QNode::horizon(ply));
-            }
-            self.stats.main_nodes += 1;
-            return self.evaluate(pos);
+            let score = if self.options.qs.enabled {
+                self.qsearch(pos, alpha, beta, QNode::horizon(ply))
+            } else {
+                self.stats.main_nodes += 1;
+                self.evaluate(pos)
+            };
+            self.why_note(on_line, ply, depth, alpha, beta, WhyKind::Horizon { score });
+            return score;
         }
 
         // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
@@ -108,6 +135,7 @@ impl Searcher {
 
         if !root {
             if pos.is_draw(ply) {
+                self.why_note(on_line, ply, depth, alpha, beta, WhyKind::Draw);
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -118,6 +146,7 @@ impl Searcher {
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
+                self.why_note(on_line, ply, depth, alpha, beta, WhyKind::MateDistance);
                 return alpha;
             }
         }
@@ -136,6 +165,12 @@ impl Searcher {
                     Bound::Upper => e.score <= alpha,
                 }
             {
+                let kind = WhyKind::TtCutoff {
+                    score: e.score,
+                    bound: e.bound,
+                    depth: e.depth,
+                };
+                self.why_note(on_line, ply, depth, alpha, beta, kind);
                 return e.score;
             }
         }
@@ -181,6 +216,8 @@ impl Searcher {
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
             {
+                let kind = WhyKind::ReverseFutility { eval, margin };
+                self.why_note(on_line, ply, depth, alpha, beta, kind);
                 return (eval + beta) / 2;
             }
 
@@ -207,6 +244,14 @@ impl Searcher {
                     if score >= beta {
                         let score = if score >= MATE_BOUND { beta } else { score };
                         if depth < NMP_VERIFY_DEPTH {
+                            self.why_note(
+                                on_line,
+                                ply,
+                                depth,
+                                alpha,
+                                beta,
+                                WhyKind::NullMove { score },
+                            );
                             return score;
                         }
                         // Verification: the same reduced search without the null move.
@@ -214,6 +259,14 @@ impl Searcher {
                         let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
                         self.stack[ply].after_null = false;
                         if v >= beta {
+                            self.why_note(
+                                on_line,
+                                ply,
+                                depth,
+                                alpha,
+                                beta,
+                                WhyKind::NullMove { score },
+                            );
                             return score;
                         }
                     }
@@ -250,6 +303,12 @@ impl Searcher {
         let capture_history = self.tables.use_capture_history;
         let mut captures_tried = CapturesTried::default();
         let us = pos.side_to_move();
+        // The line's move here, when this node is on the watched line.
+        let line_move = if on_line {
+            self.why.as_deref().and_then(|w| w.line_move(ply))
+        } else {
+            None
+        };
         let lmp_limit = (LMP_BASE + depth * depth)
             / if improving {
                 1
@@ -267,6 +326,18 @@ impl Searcher {
                     // Late move pruning: enough quiet moves tried at low depth; the picker
                     // drops the remaining quiet moves at once instead of yielding them.
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                        if line_move.is_some() {
+                            // The picker drops every later quiet move: the line's among them.
+                            let kind = WhyKind::LateMovePruned {
+                                quiets_tried: quiets_tried.len() as i32,
+                                limit: lmp_limit,
+                            };
+                            if line_move
+                                .is_some_and(|m| !pos.is_capture(m) && m.promotion.is_none())
+                            {
+                                self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            }
+                        }
                         picker.skip_quiets();
                         continue;
                     }
@@ -276,6 +347,11 @@ impl Searcher {
                         && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
                         && !pos.may_give_check(mv, &check_squares)
                     {
+                        if line_move == Some(mv) {
+                            let margin = FP_BASE + FP_PER_DEPTH * depth;
+                            let kind = WhyKind::Futility { eval, margin };
+                            self.why_note(on_line, ply, depth, alpha, beta, kind);
+                        }
                         continue;
                     }
                     // SEE pruning of quiet moves onto attacked squares (not checks: a
@@ -284,6 +360,9 @@ impl Searcher {
                         && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
                         && !pos.may_give_check(mv, &check_squares)
                     {
+                        if line_move == Some(mv) {
+                            self.why_note(on_line, ply, depth, alpha, beta, WhyKind::SeePruned);
+                        }
                         continue;
                     }
                 } else if depth <= SEE_CAPTURE_MAX_DEPTH
@@ -292,6 +371,9 @@ impl Searcher {
                     && !pos.may_give_check(mv, &check_squares)
                 {
                     // SEE pruning of badly losing captures.
+                    if line_move == Some(mv) {
+                        self.why_note(on_line, ply, depth, alpha, beta, WhyKind::SeePruned);
+                    }
                     continue;
                 }
             }
@@ -327,6 +409,11 @@ impl Searcher {
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                if r > 0 && line_move == Some(mv) {
+                    let order = searched + 1;
+                    let kind = WhyKind::Reduced { r, order, score: s };
+                    self.why_note(on_line, ply, depth, alpha, beta, kind);
+                }
                 if s > alpha && r > 0 {
                     s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
                 }
@@ -340,6 +427,13 @@ impl Searcher {
                 return 0;
             }
             searched += 1;
+            if line_move == Some(mv) {
+                let kind = WhyKind::Searched {
+                    order: searched,
+                    score,
+                };
+                self.why_note(on_line, ply, depth, alpha, beta, kind);
+            }
             if root {
                 // Effort per root move, for the time manager.
                 self.add_root_nodes(mv, self.nodes() - nodes_before);
@@ -379,6 +473,10 @@ impl Searcher {
                                 self.tables.update_quiet(us, q, qkey, ctx, -bonus);
                             }
                         }
+                        if line_move.is_some_and(|m| m != mv) {
+                            let kind = WhyKind::CutBefore { by: mv, score };
+                            self.why_note(on_line, ply, depth, alpha, beta, kind);
+                        }
                         break;
                     }
                 }
@@ -405,6 +503,11 @@ impl Searcher {
         }
 
         // Step 12. Store the result: exact inside the window, else the bound it proves.
+        let kind = WhyKind::Result {
+            score: best_score,
+            best: best_move,
+        };
+        self.why_note(on_line, ply, depth, original_alpha, beta, kind);
         let bound = Bound::of(best_score, original_alpha, beta);
         self.tt
             .store(key, best_move, best_score, static_eval, depth, bound, ply);

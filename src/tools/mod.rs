@@ -28,6 +28,7 @@ pub mod qtree;
 pub mod solve;
 pub mod train;
 pub mod tune;
+pub mod why;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND};
 use crate::protocol::uci::uci_score;
