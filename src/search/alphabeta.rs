@@ -14,7 +14,7 @@ use crate::tt::Bound;
 use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, QuietsTried, NO_CONT};
 use super::qsearch::QNode;
-use super::see::see_ge;
+use super::see::{capture_wins, see_ge};
 use super::why::WhyKind;
 use super::Searcher;
 
@@ -83,6 +83,14 @@ impl Searcher {
                 w.note(ply, depth, alpha, beta, kind);
             }
         }
+    }
+
+    /// Whether the opponent's last move left material that the side to move wins by
+    /// exchange (a sacrifice, or a blunder). After a sacrifice the static evaluation counts
+    /// the material and not the reason it was given: reverse futility does not trust it.
+    fn after_sacrifice(&self, pos: &Position, ply: usize) -> bool {
+        let key = self.stack[ply - 1].cont_key;
+        key != NO_CONT && capture_wins(pos.board(), Square::index(key & 63))
     }
 
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
@@ -215,6 +223,7 @@ impl Searcher {
                 && eval - margin >= beta
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
+                && !self.after_sacrifice(pos, ply)
             {
                 let kind = WhyKind::ReverseFutility { eval, margin };
                 self.why_note(on_line, ply, depth, alpha, beta, kind);
@@ -323,23 +332,22 @@ impl Searcher {
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
-                    // Late move pruning: enough quiet moves tried at low depth; the picker
-                    // drops the remaining quiet moves at once instead of yielding them.
+                    // Late move pruning: enough quiet moves tried at low depth, the later
+                    // quiet moves are dropped; but not a move that gives check (a quiet mate
+                    // is often late in the history order). Without a checking move in
+                    // sight the picker drops the rest at once.
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        if line_move.is_some() {
-                            // The picker drops every later quiet move: the line's among them.
-                            let kind = WhyKind::LateMovePruned {
-                                quiets_tried: quiets_tried.len() as i32,
-                                limit: lmp_limit,
-                            };
-                            if line_move
-                                .is_some_and(|m| !pos.is_capture(m) && m.promotion.is_none())
-                            {
+                        let checks = pos.may_give_check(mv, &check_squares) && pos.gives_check(mv);
+                        if !checks {
+                            if line_move == Some(mv) {
+                                let kind = WhyKind::LateMovePruned {
+                                    quiets_tried: quiets_tried.len() as i32,
+                                    limit: lmp_limit,
+                                };
                                 self.why_note(on_line, ply, depth, alpha, beta, kind);
                             }
+                            continue;
                         }
-                        picker.skip_quiets();
-                        continue;
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
                     if depth <= FP_MAX_DEPTH

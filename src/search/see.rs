@@ -95,6 +95,46 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     gain[0]
 }
 
+/// Whether the enemy piece on `sq` can be won: the side to move's least valuable attacker
+/// takes it with a positive static exchange. After the opponent's move to `sq`, this says
+/// the move left material en prise: a sacrifice, or a blunder.
+pub fn capture_wins(board: &Board, sq: cozy_chess::Square) -> bool {
+    use cozy_chess::{
+        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    };
+    let us = board.side_to_move();
+    if !board.colors(!us).has(sq) {
+        return false;
+    }
+    let occ = board.occupied();
+    let mine = board.colors(us);
+    let diag = get_bishop_moves(sq, occ);
+    let ortho = get_rook_moves(sq, occ);
+    let by_piece = [
+        (Piece::Pawn, get_pawn_attacks(sq, !us)),
+        (Piece::Knight, get_knight_moves(sq)),
+        (Piece::Bishop, diag),
+        (Piece::Rook, ortho),
+        (Piece::Queen, diag | ortho),
+        (Piece::King, get_king_moves(sq)),
+    ];
+    for (piece, reach) in by_piece {
+        if let Some(from) = (reach & board.pieces(piece) & mine).next_square() {
+            let last_rank = sq.rank() == Rank::Eighth.relative_to(us);
+            let promotion = (piece == Piece::Pawn && last_rank).then_some(Piece::Queen);
+            return see(
+                board,
+                Move {
+                    from,
+                    to: sq,
+                    promotion,
+                },
+            ) > 0;
+        }
+    }
+    false
+}
+
 /// Whether the exchange value of `mv` is at least `threshold` (the `see_ge` of modern engines).
 #[inline]
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
