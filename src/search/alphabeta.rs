@@ -14,7 +14,7 @@ use crate::tt::Bound;
 use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, QuietsTried, NO_CONT};
 use super::qsearch::QNode;
-use super::see::{capture_wins, see_ge};
+use super::see::{capture_wins, makes_threat, see_ge};
 use super::why::WhyKind;
 use super::Searcher;
 
@@ -412,6 +412,7 @@ impl Searcher {
                     r = lmr_table()[depth.min(63) as usize][searched.min(63)];
                     r -= i32::from(pv_node);
                     r -= i32::from(killer_or_better);
+                    r -= i32::from(makes_threat(pos.board(), mv.to));
                     r += i32::from(!improving);
                     r -= self.tables.quiet_score(us, mv, key, ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);

@@ -95,6 +95,39 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     gain[0]
 }
 
+/// Whether the piece that just moved to `sq` (the side that is not to move) makes a threat:
+/// it attacks an enemy piece worth more than itself, or two squares next to the enemy king
+/// (the start of a mating attack). A late quiet move that threatens is reduced less.
+pub fn makes_threat(board: &Board, sq: cozy_chess::Square) -> bool {
+    use cozy_chess::{
+        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    };
+    let Some(piece) = board.piece_on(sq) else {
+        return false;
+    };
+    let mover = !board.side_to_move();
+    let occ = board.occupied();
+    let attacks = match piece {
+        Piece::Pawn => get_pawn_attacks(sq, mover),
+        Piece::Knight => get_knight_moves(sq),
+        Piece::Bishop => get_bishop_moves(sq, occ),
+        Piece::Rook => get_rook_moves(sq, occ),
+        Piece::Queen => get_bishop_moves(sq, occ) | get_rook_moves(sq, occ),
+        Piece::King => return false,
+    };
+    let enemy = board.colors(board.side_to_move());
+    let value = see_value(piece);
+    for target in attacks & enemy {
+        if let Some(p) = board.piece_on(target) {
+            if p != Piece::King && see_value(p) > value {
+                return true;
+            }
+        }
+    }
+    let ring = get_king_moves(board.king(board.side_to_move()));
+    (attacks & ring).len() >= 2
+}
+
 /// Whether the enemy piece on `sq` can be won: the side to move's least valuable attacker
 /// takes it with a positive static exchange. After the opponent's move to `sq`, this says
 /// the move left material en prise: a sacrifice, or a blunder.
