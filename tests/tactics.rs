@@ -38,3 +38,20 @@ fn wac_001_queen_sacrifice_mates_by_depth_five() {
     let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
     assert_eq!(mate_at(fen, 5), Some(2));
 }
+
+#[test]
+fn go_mate_returns_the_shortest_mate() {
+    // Qf6+ mates in 3 and is found first (depth 3); Nf5 mates in 2. `go mate 3` must not stop
+    // at the first mate in at most 3: it answers with the mate in 2.
+    let pos = Position::from_fen("1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - 0 1").unwrap();
+    let mut engine = Engine::new(16);
+    let limits = Limits {
+        mate: Some(3),
+        ..Limits::default()
+    };
+    let r = engine.search(&pos, &limits, &[]);
+    assert_eq!(mate_moves(r.score), Some(2), "depth {}", r.depth);
+    assert_eq!(pos.move_to_uci(r.best_move.unwrap()), "g7f5");
+    // And it stops once that is proven, not at the maximum depth.
+    assert!(r.depth <= 6, "depth {}", r.depth);
+}

@@ -629,8 +629,11 @@ impl Searcher {
         if self.control.stop.load(Ordering::Relaxed) {
             return true;
         }
+        // `go mate N`: a mate in at most N moves, and the shortest one: an iteration as deep
+        // as the mate is long has searched every shorter mate too.
         if let Some(m) = self.limits.mate {
-            if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= m {
+            let plies = MATE - result.score;
+            if result.score >= MATE_BOUND && (plies + 1) / 2 <= m && result.depth >= plies {
                 return true;
             }
         }

@@ -847,7 +847,7 @@ mod tests {
         let ids: Vec<&str> = records.iter().map(|r| r.id.as_deref().unwrap()).collect();
         assert_eq!(ids, ["mate_in_2:1", "mate_in_2:2", "back rank"]);
         let config = SolveConfig {
-            depth: Some(4),
+            depth: Some(6),
             hash_mib: 2,
             ..SolveConfig::default()
         };
