@@ -14,7 +14,7 @@ use crate::tt::Bound;
 use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, QuietsTried, NO_CONT};
 use super::qsearch::QNode;
-use super::see::{capture_wins, makes_threat, see_ge};
+use super::see::see_ge;
 use super::why::WhyKind;
 use super::Searcher;
 
@@ -83,14 +83,6 @@ impl Searcher {
                 w.note(ply, depth, alpha, beta, kind);
             }
         }
-    }
-
-    /// Whether the opponent's last move left material that the side to move wins by
-    /// exchange (a sacrifice, or a blunder). After a sacrifice the static evaluation counts
-    /// the material and not the reason it was given: reverse futility does not trust it.
-    fn after_sacrifice(&self, pos: &Position, ply: usize) -> bool {
-        let key = self.stack[ply - 1].cont_key;
-        key != NO_CONT && capture_wins(pos.board(), Square::index(key & 63))
     }
 
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
@@ -223,7 +215,6 @@ impl Searcher {
                 && eval - margin >= beta
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
-                && !self.after_sacrifice(pos, ply)
             {
                 let kind = WhyKind::ReverseFutility { eval, margin };
                 self.why_note(on_line, ply, depth, alpha, beta, kind);
@@ -333,11 +324,14 @@ impl Searcher {
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
                     // Late move pruning: enough quiet moves tried at low depth, the later
-                    // quiet moves are dropped; but not a move that gives check (a quiet mate
-                    // is often late in the history order). Without a checking move in
-                    // sight the picker drops the rest at once.
+                    // quiet moves are dropped (the picker skips them at once); but when only
+                    // a shorter mate can beat alpha, not the quiet checks, which are the
+                    // moves that can give it (a quiet mate is often late in history order).
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        let checks = pos.may_give_check(mv, &check_squares) && pos.gives_check(mv);
+                        let mate_hunt = alpha >= MATE_BOUND;
+                        let checks = mate_hunt
+                            && pos.may_give_check(mv, &check_squares)
+                            && pos.gives_check(mv);
                         if !checks {
                             if line_move == Some(mv) {
                                 let kind = WhyKind::LateMovePruned {
@@ -345,6 +339,9 @@ impl Searcher {
                                     limit: lmp_limit,
                                 };
                                 self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            }
+                            if !mate_hunt {
+                                picker.skip_quiets();
                             }
                             continue;
                         }
@@ -412,7 +409,6 @@ impl Searcher {
                     r = lmr_table()[depth.min(63) as usize][searched.min(63)];
                     r -= i32::from(pv_node);
                     r -= i32::from(killer_or_better);
-                    r -= i32::from(makes_threat(pos.board(), mv.to));
                     r += i32::from(!improving);
                     r -= self.tables.quiet_score(us, mv, key, ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
