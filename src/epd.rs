@@ -32,6 +32,9 @@ pub struct EpdRecord {
     pub bm: Vec<Move>,
     /// Moves to avoid (`am`): a solution is none of these.
     pub am: Vec<Move>,
+    /// A mate problem (`dm N`, or `ce +MN`): the side to move mates in `N` moves. Any move
+    /// that leads to a mate in at most `N` solves it.
+    pub mate: Option<u32>,
 }
 
 impl EpdRecord {
@@ -161,13 +164,61 @@ fn split_operands(s: &str) -> Vec<String> {
     out
 }
 
-/// Parses one move of a `bm` or `am` operation: SAN first, then UCI (standard or Chess960).
+/// Parses one move of a `bm` or `am` operation: SAN first, then UCI (standard or Chess960),
+/// then long algebraic.
 fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
     parse_san(board, text).or_else(|san_error| {
         parse_uci_move(board, text, false)
             .or_else(|_| parse_uci_move(board, text, true))
+            .or_else(|_| parse_long_algebraic(board, text).ok_or(()))
             .map_err(|_| san_error)
     })
+}
+
+/// Long algebraic notation as mate collections write it: an optional piece letter, the from
+/// square, `-` or `x`, the to square, an optional promotion piece (`=Q` or `Q`) and check
+/// marks: `Nd4-e6`, `Bg8xh7`, `e7xf8N+`. The piece letter, when given, must match.
+fn parse_long_algebraic(board: &Board, text: &str) -> Option<Move> {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    let (piece, t) = match t.chars().next()? {
+        c @ ('K' | 'Q' | 'R' | 'B' | 'N') => (Some(c), &t[1..]),
+        _ => (None, t),
+    };
+    let from: cozy_chess::Square = t.get(0..2)?.parse().ok()?;
+    let sep = t.get(2..3)?;
+    if sep != "-" && sep != "x" {
+        return None;
+    }
+    let to: cozy_chess::Square = t.get(3..5)?.parse().ok()?;
+    let promo = match t[5..].trim_start_matches('=') {
+        "" => None,
+        p => Some(p.to_ascii_lowercase().parse::<cozy_chess::Piece>().ok()?),
+    };
+    let moved = board.piece_on(from)?;
+    if let Some(c) = piece {
+        if moved != c.to_ascii_lowercase().to_string().parse().ok()? {
+            return None;
+        }
+    } else if moved != cozy_chess::Piece::Pawn {
+        return None;
+    }
+    let mut found = None;
+    board.generate_moves_for(from.bitboard(), |moves| {
+        for mv in moves {
+            if mv.to == to && mv.promotion == promo {
+                found = Some(mv);
+            }
+        }
+        found.is_some()
+    });
+    found
+}
+
+/// The mate depth of a `ce` operand: `+M3`, `M3` or `#3` (a mate for the side to move).
+fn parse_ce_mate(operand: &str) -> Option<u32> {
+    let t = operand.strip_prefix('+').unwrap_or(operand);
+    let n = t.strip_prefix('M').or_else(|| t.strip_prefix('#'))?;
+    n.parse().ok().filter(|&n| n > 0)
 }
 
 /// Parses one EPD line. `Ok(None)` for a blank line or a `#` comment.
@@ -216,6 +267,7 @@ pub fn parse_epd_line(line: &str, line_no: usize) -> Result<Option<EpdRecord>, S
         id: None,
         bm: Vec::new(),
         am: Vec::new(),
+        mate: None,
     };
     for op in split_operations(rest)? {
         let (opcode, operands) = match take_field(op) {
@@ -256,6 +308,20 @@ pub fn parse_epd_line(line: &str, line_no: usize) -> Result<Option<EpdRecord>, S
                     return Err("'id' without a value".to_string());
                 }
                 record.id = Some(operands.join(" "));
+            }
+            "dm" => match operands.first().and_then(|n| n.parse::<u32>().ok()) {
+                Some(n) if n > 0 => record.mate = Some(n),
+                _ => {
+                    return Err(format!(
+                        "'dm' needs a mate depth, got '{}'",
+                        shorten(op, 40)
+                    ))
+                }
+            },
+            "ce" => {
+                if let Some(n) = operands.first().and_then(|o| parse_ce_mate(o)) {
+                    record.mate.get_or_insert(n);
+                }
             }
             _ => {}
         }
@@ -361,6 +427,33 @@ mod tests {
         assert_eq!(sans(r, &r.bm), ["O-O", "O-O-O"]);
         assert_eq!(r.id.as_deref(), Some("unquoted"));
         assert!(records[3].bm.is_empty() && records[3].am.is_empty());
+    }
+
+    #[test]
+    fn mate_problems_long_algebraic_dm_and_ce() {
+        let text = "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - bm Nd4-e6; ce +M3; pv Nd4-e6 Ba1-b2;\n\
+                    1K2krb1/1P1RP2p/7P/1n2N3/B3Q3/8/8/8 w - - bm Ne5-f7; ce +M2;\n\
+                    4k3/4P3/4K3/8/8/8/8/8 w - - dm 4; id \"dm\";\n\
+                    6k1/4P3/5K2/8/8/8/8/8 w - - bm e7-e8Q+; ce 350;\n\
+                    6k1/4P3/5K2/8/8/8/8/8 w - - bm e7-e8=R;\n\
+                    6k1/4P3/5K2/8/8/8/8/8 w - - bm Ke7-e8;\n\
+                    6k1/4P3/5K2/8/8/8/8/8 w - - bm Nf6-g7;\n\
+                    6k1/4P3/5K2/8/8/8/8/8 w - - dm x;";
+        let (records, errors) = parse_epd(text);
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [6, 7, 8], "{errors:?}");
+        assert_eq!(records.len(), 5);
+        assert_eq!(sans(&records[0], &records[0].bm), ["Ne6"]);
+        assert_eq!(records[0].mate, Some(3));
+        assert_eq!(sans(&records[1], &records[1].bm), ["Nf7"]);
+        assert_eq!(records[1].mate, Some(2));
+        assert_eq!(records[2].mate, Some(4));
+        assert!(records[2].bm.is_empty());
+        assert_eq!(records[3].mate, None, "a centipawn ce is no mate");
+        assert_eq!(sans(&records[3], &records[3].bm), ["e8=Q+"]);
+        assert_eq!(sans(&records[4], &records[4].bm), ["e8=R+"]);
+        assert_eq!(parse_ce_mate("-M3"), None);
+        assert_eq!(parse_ce_mate("#5"), Some(5));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 use lull::tools::{
     bench, book, data, datagen, explore, genfens, horizon, perft, qtree, report, solve, train,
-    tune,
+    tune, why,
 };
 
 #[derive(Parser)]
@@ -42,6 +42,9 @@ enum Command {
     /// Show the horizon effect: search a position to the same depth without and with the
     /// quiescence search and print both side by side.
     Horizon(horizon::HorizonArgs),
+    /// Show why the search missed a line: at each node of the line, iteration by iteration,
+    /// the pruning, reduction or cutoff that decided it.
+    Why(why::WhyArgs),
     /// Show the quiescence search tree of one position: every node with the move that led
     /// there, its window, stand pat, score and why it ended; pruned moves as leaves.
     Qtree(qtree::QtreeArgs),
@@ -117,6 +120,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Horizon(args)) => horizon::run(args),
+        Some(Command::Why(args)) => why::run(args),
         Some(Command::Qtree(args)) => qtree::run(args),
         Some(Command::Explore(args)) => explore::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),

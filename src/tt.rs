@@ -18,7 +18,7 @@ use cozy_chess::{Move, Piece, Square};
 use crate::params::TB_BOUND;
 
 /// What a stored score means relative to the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Bound {
     /// The true value is at least the score (fail high).
     Lower,

@@ -402,3 +402,86 @@ fn tools_end_quietly_when_stdout_is_closed_before_they_write() {
     }
     let _ = std::fs::remove_file(&epd);
 }
+
+#[test]
+fn why_names_what_hid_the_line_and_rejects_bad_input() {
+    // The first mate in 2 of the mate_in_2 collection: Nf5 and, after ...e2, the quiet
+    // check Rc5#.
+    let fen = "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - 0 1";
+    let out = lull(&["why", fen, "--line", "Nf5 e2 Rc5", "--depth", "4"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.starts_with("Line: Nf5 e2 Rc5#\n"), "{stdout}");
+    for it in 1..=4 {
+        assert!(
+            stdout.contains(&format!("iteration {it}: root ")),
+            "{stdout}"
+        );
+    }
+    assert!(stdout.contains("  ply 0 (root):\n"), "{stdout}");
+    // Nf5 is a quiet move at the root: searched (maybe reduced) in every iteration.
+    assert!(stdout.contains("Nf5 (move #"), "{stdout}");
+    // By depth 4 the mate is seen through the line: Rc5# is searched after Nf5 e2.
+    assert!(stdout.contains("  ply 2 (after Nf5 e2):"), "{stdout}");
+    assert!(stdout.contains("Rc5# (move #"), "{stdout}");
+    assert!(!stdout.contains("late-move pruned"), "{stdout}");
+
+    let out = lull(&["why", fen, "--line", "Nf5 Rc5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("move 2 of the line, 'Rc5'"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = lull(&["why", "not a fen", "--line", "e4"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = lull(&["why", fen, "--line", "Nf5", "--option", "NoSuchOption=1"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn solve_reads_mate_suites_and_reports_per_n() {
+    let two = temp_file("mate_in_2.epd");
+    let three = temp_file("mate_in_3.epd");
+    std::fs::write(
+        &two,
+        "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - bm Ng7-f5; ce +M2; pv Ng7-f5 e3-e2 Rc7-c5+;\n\
+         1K2krb1/1P1RP2p/7P/1n2N3/B3Q3/8/8/8 w - - bm Ne5-f7; ce +M2;\n\
+         1B1Q1R2/8/qNrn3p/2p1rp2/Rn3k1K/8/5P2/bbN4B w - - bm bm Qd8-f6; ce +M2;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &three,
+        "1Q6/p3qp1p/B3p3/3k2rP/3p2P1/8/1P4K1/2R5 w - - bm Ba6-c4+; ce +M3; pv Ba6-c4+ Kd5-c6 Bc4-b5+ Kc6-d5 Bb5-c6+;\n\
+         5K1k/6R1/8/3b2P1/5p2/p6p/q7/8 w - - bm g5-g6; ce +M3;\n\
+         1Q6/3r4/q1k1bP1p/1pBp1p2/3P4/8/1P4PP/5RK1 w - - bm Rf1-c1; ce +M3;\n",
+    )
+    .unwrap();
+    let out = lull(&[
+        "solve",
+        two.to_str().unwrap(),
+        three.to_str().unwrap(),
+        "--sample",
+        "2",
+        "--seed",
+        "3",
+        "--depth",
+        "8",
+        "--hash",
+        "16",
+    ]);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // The malformed line (`bm bm`) is named and skipped; two positions of each file remain.
+    assert!(stderr.contains("line 3: bm:"), "{stderr}");
+    assert!(stdout.contains("solved 4 / 4"), "{stdout}");
+    assert!(
+        stdout.contains("  mate in 2: 2 / 2\n  mate in 3: 2 / 2\n"),
+        "{stdout}"
+    );
+    // Positions without an id are named file:line.
+    let stem = two.file_stem().unwrap().to_str().unwrap();
+    assert!(stdout.contains(&format!("{stem}:1 ")), "{stdout}");
+    assert!(stdout.contains("dm 2"), "{stdout}");
+}

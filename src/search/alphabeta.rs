@@ -15,6 +15,7 @@ use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, QuietsTried, NO_CONT};
 use super::qsearch::QNode;
 use super::see::see_ge;
+use super::why::WhyKind;
 use super::Searcher;
 
 /// The captures a node searched before its cutoff (at most [`CapturesTried::CAP`]; later
@@ -84,6 +85,24 @@ impl Searcher {
         })
     }
 
+    /// Notes an event of `lull why` when the node is on the watched line.
+    #[inline]
+    fn why_note(
+        &mut self,
+        on_line: bool,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        kind: WhyKind,
+    ) {
+        if on_line {
+            if let Some(w) = self.why.as_deref_mut() {
+                w.note(ply, depth, alpha, beta, kind);
+            }
+        }
+    }
+
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
     /// distance from the root. Returns a fail-soft score from the side to move.
     pub(crate) fn negamax(
@@ -97,6 +116,11 @@ impl Searcher {
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
         self.pv_len[ply.min(MAX_PLY)] = 0;
+        // `lull why`: is this node on the line being watched (see `why.rs`)?
+        let on_line = self
+            .why
+            .as_deref()
+            .is_some_and(|w| w.on_line(ply, pos.hash()));
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
         // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
@@ -108,11 +132,14 @@ impl Searcher {
         }
 
         if depth <= 0 {
-            if self.options.qs.enabled {
-                return self.qsearch(pos, alpha, beta, QNode::horizon(ply));
-            }
-            self.stats.main_nodes += 1;
-            return self.evaluate(pos);
+            let score = if self.options.qs.enabled {
+                self.qsearch(pos, alpha, beta, QNode::horizon(ply))
+            } else {
+                self.stats.main_nodes += 1;
+                self.evaluate(pos)
+            };
+            self.why_note(on_line, ply, depth, alpha, beta, WhyKind::Horizon { score });
+            return score;
         }
 
         // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
@@ -126,6 +153,7 @@ impl Searcher {
 
         if !root {
             if pos.is_draw(ply) {
+                self.why_note(on_line, ply, depth, alpha, beta, WhyKind::Draw);
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -136,6 +164,7 @@ impl Searcher {
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
+                self.why_note(on_line, ply, depth, alpha, beta, WhyKind::MateDistance);
                 return alpha;
             }
         }
@@ -154,6 +183,12 @@ impl Searcher {
                     Bound::Upper => e.score <= alpha,
                 }
             {
+                let kind = WhyKind::TtCutoff {
+                    score: e.score,
+                    bound: e.bound,
+                    depth: e.depth,
+                };
+                self.why_note(on_line, ply, depth, alpha, beta, kind);
                 return e.score;
             }
         }
@@ -228,9 +263,16 @@ impl Searcher {
 
         if !pv_node && !in_check && !root {
             // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
-            // will not bring the score below it.
+            // will not bring the score below it. Not when beta is a mate score: a static
+            // margin says nothing about a mate, and the returned bound would hide a shorter one.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < TB_BOUND {
+            if depth <= RFP_MAX_DEPTH
+                && eval - margin >= beta
+                && eval.abs() < TB_BOUND
+                && beta.abs() < TB_BOUND
+            {
+                let kind = WhyKind::ReverseFutility { eval, margin };
+                self.why_note(on_line, ply, depth, alpha, beta, kind);
                 return (eval + beta) / 2;
             }
 
@@ -257,6 +299,14 @@ impl Searcher {
                     if score >= beta {
                         let score = if score >= TB_BOUND { beta } else { score };
                         if depth < NMP_VERIFY_DEPTH {
+                            self.why_note(
+                                on_line,
+                                ply,
+                                depth,
+                                alpha,
+                                beta,
+                                WhyKind::NullMove { score },
+                            );
                             return score;
                         }
                         // Verification: the same reduced search without the null move.
@@ -264,6 +314,14 @@ impl Searcher {
                         let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
                         self.stack[ply].after_null = false;
                         if v >= beta {
+                            self.why_note(
+                                on_line,
+                                ply,
+                                depth,
+                                alpha,
+                                beta,
+                                WhyKind::NullMove { score },
+                            );
                             return score;
                         }
                     }
@@ -299,6 +357,12 @@ impl Searcher {
         let capture_history = self.tables.use_capture_history;
         let mut captures_tried = CapturesTried::default();
         let us = pos.side_to_move();
+        // The line's move here, when this node is on the watched line.
+        let line_move = if on_line {
+            self.why.as_deref().and_then(|w| w.line_move(ply))
+        } else {
+            None
+        };
         let lmp_limit = (LMP_BASE + depth * depth)
             / if improving {
                 1
@@ -313,11 +377,28 @@ impl Searcher {
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !root && best_score > -TB_BOUND && !in_check {
                 if quiet {
-                    // Late move pruning: enough quiet moves tried at low depth; the picker
-                    // drops the remaining quiet moves at once instead of yielding them.
+                    // Late move pruning: enough quiet moves tried at low depth, the later
+                    // quiet moves are dropped (the picker skips them at once); but when only
+                    // a shorter mate can beat alpha, not the quiet checks, which are the
+                    // moves that can give it (a quiet mate is often late in history order).
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        picker.skip_quiets();
-                        continue;
+                        let mate_hunt = alpha >= MATE_BOUND;
+                        let checks = mate_hunt
+                            && pos.may_give_check(mv, &check_squares)
+                            && pos.gives_check(mv);
+                        if !checks {
+                            if line_move == Some(mv) {
+                                let kind = WhyKind::LateMovePruned {
+                                    quiets_tried: quiets_tried.len() as i32,
+                                    limit: lmp_limit,
+                                };
+                                self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            }
+                            if !mate_hunt {
+                                picker.skip_quiets();
+                            }
+                            continue;
+                        }
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
                     if depth <= FP_MAX_DEPTH
@@ -325,6 +406,11 @@ impl Searcher {
                         && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
                         && !pos.may_give_check(mv, &check_squares)
                     {
+                        if line_move == Some(mv) {
+                            let margin = FP_BASE + FP_PER_DEPTH * depth;
+                            let kind = WhyKind::Futility { eval, margin };
+                            self.why_note(on_line, ply, depth, alpha, beta, kind);
+                        }
                         continue;
                     }
                     // SEE pruning of quiet moves onto attacked squares (not checks: a
@@ -333,6 +419,9 @@ impl Searcher {
                         && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
                         && !pos.may_give_check(mv, &check_squares)
                     {
+                        if line_move == Some(mv) {
+                            self.why_note(on_line, ply, depth, alpha, beta, WhyKind::SeePruned);
+                        }
                         continue;
                     }
                 } else if depth <= SEE_CAPTURE_MAX_DEPTH
@@ -341,6 +430,9 @@ impl Searcher {
                     && !pos.may_give_check(mv, &check_squares)
                 {
                     // SEE pruning of badly losing captures.
+                    if line_move == Some(mv) {
+                        self.why_note(on_line, ply, depth, alpha, beta, WhyKind::SeePruned);
+                    }
                     continue;
                 }
             }
@@ -376,6 +468,11 @@ impl Searcher {
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                if r > 0 && line_move == Some(mv) {
+                    let order = searched + 1;
+                    let kind = WhyKind::Reduced { r, order, score: s };
+                    self.why_note(on_line, ply, depth, alpha, beta, kind);
+                }
                 if s > alpha && r > 0 {
                     s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
                 }
@@ -389,6 +486,13 @@ impl Searcher {
                 return 0;
             }
             searched += 1;
+            if line_move == Some(mv) {
+                let kind = WhyKind::Searched {
+                    order: searched,
+                    score,
+                };
+                self.why_note(on_line, ply, depth, alpha, beta, kind);
+            }
             if root {
                 // Effort per root move, for the time manager.
                 self.add_root_nodes(mv, self.nodes() - nodes_before);
@@ -428,6 +532,10 @@ impl Searcher {
                                 self.tables.update_quiet(us, q, qkey, ctx, -bonus);
                             }
                         }
+                        if line_move.is_some_and(|m| m != mv) {
+                            let kind = WhyKind::CutBefore { by: mv, score };
+                            self.why_note(on_line, ply, depth, alpha, beta, kind);
+                        }
                         break;
                     }
                 }
@@ -457,6 +565,11 @@ impl Searcher {
         best_score = best_score.min(tb_ceiling);
 
         // Step 12. Store the result: exact inside the window, else the bound it proves.
+        let kind = WhyKind::Result {
+            score: best_score,
+            best: best_move,
+        };
+        self.why_note(on_line, ply, depth, original_alpha, beta, kind);
         // (A tablebase win that no move improved on stays what the tables said: a floor.)
         let bound = if best_move.is_none() && tb_floor > -INFINITY && best_score == tb_floor {
             Bound::Lower

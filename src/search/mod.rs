@@ -15,6 +15,7 @@ pub mod see;
 pub mod stack;
 pub mod stats;
 pub mod trace;
+pub mod why;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -319,6 +320,8 @@ pub struct Searcher {
     tb_hits: Arc<AtomicU64>,
     /// The root's tablebase score when the root moves were ranked by DTZ.
     root_tb_score: Option<i32>,
+    /// `lull why`: the line being watched in the main search, and what happened on it.
+    pub(crate) why: Option<Box<why::WhyTrace>>,
 }
 
 impl Searcher {
@@ -360,6 +363,7 @@ impl Searcher {
             tb_limit: 0,
             tb_hits,
             root_tb_score: None,
+            why: None,
         }
     }
 
@@ -567,6 +571,9 @@ impl Searcher {
             if !self.is_main() && depth < max_depth && self.helper_skips(depth) {
                 continue;
             }
+            if let Some(w) = self.why.as_deref_mut() {
+                w.iteration = depth;
+            }
             let mut lines: Vec<RootLine> = Vec::with_capacity(multipv);
             self.root_nodes.clear();
             for (k, prev_score) in prev_scores.iter_mut().enumerate() {
@@ -705,8 +712,11 @@ impl Searcher {
         if self.control.stop.load(Ordering::Relaxed) {
             return true;
         }
+        // `go mate N`: a mate in at most N moves, and the shortest one: an iteration as deep
+        // as the mate is long has searched every shorter mate too.
         if let Some(m) = self.limits.mate {
-            if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= m {
+            let plies = MATE - result.score;
+            if result.score >= MATE_BOUND && (plies + 1) / 2 <= m && result.depth >= plies {
                 return true;
             }
         }
@@ -985,6 +995,33 @@ impl Engine {
             trace: t.trace.take().unwrap_or_default(),
             truncated: t.trace_truncated,
         }
+    }
+
+    /// Searches `pos` within `limits` as [`Engine::search`] does, on one thread, watching the
+    /// line `moves` (legal from `pos`, as far as they go): returns the result and what the
+    /// search did at each node of the line, iteration by iteration (`lull why`).
+    pub fn search_why(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        moves: &[Move],
+    ) -> Result<(SearchResult, why::WhyTrace), String> {
+        let mut p = pos.clone();
+        let mut keys = vec![p.hash()];
+        for (i, &mv) in moves.iter().enumerate() {
+            if !p.board().is_legal(mv) {
+                return Err(format!("move {} of the line is not legal", i + 1));
+            }
+            p.play(mv);
+            keys.push(p.hash());
+        }
+        let threads = self.threads();
+        self.set_threads(1);
+        self.threads[0].why = Some(Box::new(why::WhyTrace::new(keys, moves.to_vec())));
+        let result = self.search(pos, limits, &[]);
+        let trace = self.threads[0].why.take().map(|w| *w).unwrap_or_default();
+        self.set_threads(threads);
+        Ok((result, trace))
     }
 
     /// Searches `pos` within `limits`, restricted to `searchmoves` if not empty. Blocks until

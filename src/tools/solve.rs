@@ -4,8 +4,13 @@
 //! Positions are searched by `jobs` workers in parallel, one [`Engine`] each, cleared before
 //! every position so that a result never depends on which positions came before. A position
 //! is solved when the move played is one of its `bm` moves (if any) and none of its `am`
-//! moves. The time to solution is when the final best move first became best
-//! ([`SearchResult::best_found_ms`]).
+//! moves. A mate problem (`dm N` or `ce +MN`, as the mate-in-N collections write it) is solved
+//! when the engine reports a mate in at most N moves, whatever the move. The time to solution
+//! is when the final best move first became best ([`SearchResult::best_found_ms`]).
+//!
+//! Several EPD files make one suite (their positions are named `file:line` when they have no
+//! `id`), and `--sample K --seed S` draws K positions of each file, the same ones for the
+//! same seed.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -18,11 +23,12 @@ use serde::Serialize;
 
 use crate::epd::{parse_epd, read_epd_file, EpdRecord};
 use crate::options::apply_option;
-use crate::params::MAX_DEPTH;
+use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::san::{line_to_san, move_to_san};
 use crate::search::{Engine, SearchResult, SearchStats};
 use crate::time::Limits;
 use crate::tools::cli::{check_engine_options, fail, quiet_engine};
+use crate::tools::datagen::Rng;
 use crate::tools::progress::progress_bar;
 use crate::tools::uci_score_text;
 
@@ -127,11 +133,14 @@ pub struct PositionReport {
     pub bm: Vec<String>,
     /// Moves to avoid (`am`) in SAN.
     pub am: Vec<String>,
+    /// A mate problem: the side to move mates in this many moves (`dm`, `ce +MN`).
+    pub mate: Option<u32>,
     /// The move played, in SAN (`None` if the search gave no move).
     pub played: Option<String>,
     /// The move played, in UCI.
     pub played_uci: Option<String>,
-    /// Whether the move played solves the position.
+    /// Whether the move played solves the position (for a mate problem: whether the score is
+    /// a mate in at most the problem's number of moves).
     pub solved: bool,
     /// Score in centipawns from the side to move.
     pub score: i32,
@@ -161,7 +170,9 @@ impl PositionReport {
     /// The line `lull solve` prints for this position.
     pub fn line_text(&self) -> String {
         let mut expected = String::new();
-        if !self.bm.is_empty() {
+        if let Some(n) = self.mate {
+            expected.push_str(&format!("dm {n}"));
+        } else if !self.bm.is_empty() {
             expected.push_str(&format!("bm {}", self.bm.join(" ")));
         }
         if !self.am.is_empty() {
@@ -208,8 +219,44 @@ pub struct SolveSummary {
     pub nps: u64,
     /// Wall-clock time of the run, in milliseconds.
     pub wall_time_ms: u64,
+    /// Mate problems by their number of moves: (N, solved, total), N ascending.
+    pub mates: Vec<(u32, usize, usize)>,
     /// Search statistics summed over all positions.
     pub stats: SearchStats,
+}
+
+/// A score as a mate in moves: `Some(n)` with `n > 0` when the side to move mates in `n`,
+/// `n < 0` when it is mated in `-n`; `None` for a score that is no mate.
+pub fn mate_moves(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// Draws `k` records at random (the same ones for the same seed), kept in file order; all of
+/// them when there are no more than `k`.
+pub fn sample(records: Vec<EpdRecord>, k: usize, seed: u64) -> Vec<EpdRecord> {
+    if records.len() <= k {
+        return records;
+    }
+    let mut rng = Rng::new(seed);
+    let mut index: Vec<usize> = (0..records.len()).collect();
+    // A partial Fisher-Yates shuffle: the first k places get k distinct records.
+    for i in 0..k {
+        let j = i + rng.below(index.len() - i);
+        index.swap(i, j);
+    }
+    let mut chosen = index[..k].to_vec();
+    chosen.sort_unstable();
+    let mut records: Vec<Option<EpdRecord>> = records.into_iter().map(Some).collect();
+    chosen
+        .into_iter()
+        .filter_map(|i| records[i].take())
+        .collect()
 }
 
 impl SolveSummary {
@@ -230,6 +277,19 @@ impl SolveSummary {
             stats.add(&r.stats);
         }
         let nodes: u64 = sorted.iter().map(|r| r.nodes).sum();
+        let mut mates: Vec<(u32, usize, usize)> = Vec::new();
+        for r in &sorted {
+            if let Some(n) = r.mate {
+                match mates.iter_mut().find(|m| m.0 == n) {
+                    Some(m) => {
+                        m.1 += usize::from(r.solved);
+                        m.2 += 1;
+                    }
+                    None => mates.push((n, usize::from(r.solved), 1)),
+                }
+            }
+        }
+        mates.sort_unstable();
         let search_time_ms: u64 = sorted.iter().map(|r| r.time_ms).sum();
         Self {
             total: sorted.len(),
@@ -245,6 +305,7 @@ impl SolveSummary {
             search_time_ms,
             nps: nodes * 1000 / search_time_ms.max(1),
             wall_time_ms,
+            mates,
             stats,
         }
     }
@@ -257,6 +318,9 @@ impl SolveSummary {
             100.0 * self.solved as f64 / self.total as f64
         };
         let mut out = format!("solved {} / {} ({pct:.1}%)\n", self.solved, self.total);
+        for (n, solved, total) in &self.mates {
+            out.push_str(&format!("  mate in {n}: {solved} / {total}\n"));
+        }
         if self.failed.is_empty() {
             out.push_str("failed: none\n");
         } else {
@@ -317,6 +381,11 @@ pub fn solve_position(
         ),
     };
     let played = result.best_move;
+    let solved = error.is_none()
+        && match record.mate {
+            Some(n) => mate_moves(result.score).is_some_and(|m| m > 0 && m <= n as i32),
+            None => played.is_some_and(|m| record.is_solution(m)),
+        };
     PositionReport {
         index,
         line: record.line,
@@ -324,9 +393,10 @@ pub fn solve_position(
         fen: record.fen.clone(),
         bm: record.bm.iter().map(|m| move_to_san(&board, *m)).collect(),
         am: record.am.iter().map(|m| move_to_san(&board, *m)).collect(),
+        mate: record.mate,
         played: played.map(|m| move_to_san(&board, m)),
         played_uci: played.map(|m| pos.move_to_uci(m)),
-        solved: error.is_none() && played.is_some_and(|m| record.is_solution(m)),
+        solved,
         score: result.score,
         score_text: uci_score_text(result.score),
         depth: result.depth,
@@ -433,15 +503,15 @@ pub struct SolveJson<'a> {
     pub summary: &'a SolveSummary,
 }
 
-/// Keeps the records that can be judged (with `bm` or `am`); the others are returned as
-/// messages naming their line.
+/// Keeps the records that can be judged (with `bm`, `am` or a mate depth); the others are
+/// returned as messages naming their line.
 pub fn judgeable(records: Vec<EpdRecord>) -> (Vec<EpdRecord>, Vec<String>) {
     let mut keep = Vec::with_capacity(records.len());
     let mut skipped = Vec::new();
     for r in records {
-        if r.bm.is_empty() && r.am.is_empty() {
+        if r.bm.is_empty() && r.am.is_empty() && r.mate.is_none() {
             skipped.push(format!(
-                "line {}: no 'bm' or 'am' operation to judge the move by",
+                "line {}: no 'bm', 'am' or 'dm' operation to judge the move by",
                 r.line
             ));
         } else {
@@ -454,8 +524,14 @@ pub fn judgeable(records: Vec<EpdRecord>) -> (Vec<EpdRecord>, Vec<String>) {
 /// Arguments of `lull solve`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SolveArgs {
-    /// EPD file (default: the embedded WAC suite).
-    pub epd: Option<PathBuf>,
+    /// EPD files, read as one suite (default: the embedded WAC suite).
+    pub epd: Vec<PathBuf>,
+    /// Draw this many positions of each file at random (see --seed).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: Option<u64>,
+    /// The seed of --sample: the same seed draws the same positions.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
     /// Milliseconds per position (the default, 1000, when no limit is given).
     #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"],
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -485,6 +561,70 @@ pub struct SolveArgs {
     pub options: Vec<String>,
 }
 
+/// Reads the suite of `lull solve`: the embedded WAC when no file is given, else every file in
+/// turn, with `sample` positions drawn from each. Positions without an `id` are named
+/// `file:line`. Returns the source's name, the records, and the skipped lines (each named by
+/// its file). A file that cannot be read is an error.
+pub fn read_suite(
+    files: &[PathBuf],
+    sample_size: Option<u64>,
+    seed: u64,
+) -> Result<(String, Vec<EpdRecord>, Vec<String>), String> {
+    let mut suite = Vec::new();
+    let mut skipped = Vec::new();
+    let inputs: Vec<(String, String, Vec<EpdRecord>, Vec<String>)> = if files.is_empty() {
+        let (records, errors) = parse_epd(WAC_EPD);
+        vec![(
+            "embedded WAC".into(),
+            "wac".into(),
+            records,
+            errors.iter().map(|e| e.to_string()).collect(),
+        )]
+    } else {
+        let mut inputs = Vec::new();
+        for path in files {
+            let (records, errors) = read_epd_file(path)?;
+            let stem = path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into(),
+            );
+            inputs.push((
+                path.display().to_string(),
+                stem,
+                records,
+                errors.iter().map(|e| e.to_string()).collect(),
+            ));
+        }
+        inputs
+    };
+    let source = inputs
+        .iter()
+        .map(|i| i.0.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    for (name, stem, records, errors) in inputs {
+        let (mut records, unjudgeable) = judgeable(records);
+        let mut lines: Vec<String> = errors.into_iter().chain(unjudgeable).collect();
+        lines.sort_by_key(|s| {
+            s.strip_prefix("line ")
+                .and_then(|t| t.split(':').next())
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(usize::MAX)
+        });
+        skipped.extend(lines.into_iter().map(|l| format!("{name}: {l}")));
+        if let Some(k) = sample_size {
+            records = sample(records, k as usize, seed);
+        }
+        for r in &mut records {
+            if r.id.is_none() {
+                r.id = Some(format!("{stem}:{}", r.line));
+            }
+        }
+        suite.extend(records);
+    }
+    Ok((source, suite, skipped))
+}
+
 /// `lull solve`: one line per position in suite order (a progress bar meanwhile), then the
 /// summary, and the JSON file with `--json`. Exit code 2 for a bad option or an unreadable
 /// file, 1 when there is nothing to solve or the JSON cannot be written.
@@ -494,24 +634,12 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(options) => options,
         Err(e) => return fail(2, e),
     };
-    let (source, (records, errors)) = match &args.epd {
-        None => ("embedded WAC".to_string(), parse_epd(WAC_EPD)),
-        Some(path) => match read_epd_file(path) {
-            Ok(parsed) => (path.display().to_string(), parsed),
-            Err(e) => return fail(2, e),
-        },
+    let (source, records, skipped) = match read_suite(&args.epd, args.sample, args.seed) {
+        Ok(suite) => suite,
+        Err(e) => return fail(2, e),
     };
-    let mut skipped: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-    let (records, unjudgeable) = judgeable(records);
-    skipped.extend(unjudgeable);
-    skipped.sort_by_key(|s| {
-        s.strip_prefix("line ")
-            .and_then(|t| t.split(':').next())
-            .and_then(|n| n.parse::<usize>().ok())
-            .unwrap_or(usize::MAX)
-    });
     for s in &skipped {
-        eprintln!("warning: {source}: {s} (skipped)");
+        eprintln!("warning: {s} (skipped)");
     }
     if records.is_empty() {
         return fail(1, format!("{source}: no position to solve"));
@@ -665,6 +793,94 @@ mod tests {
         assert!(summary
             .text(2)
             .contains(&format!("solved {} / 4", summary.solved)));
+    }
+
+    #[test]
+    fn mate_scores_in_moves() {
+        assert_eq!(mate_moves(MATE - 1), Some(1));
+        assert_eq!(mate_moves(MATE - 3), Some(2));
+        assert_eq!(mate_moves(MATE - 4), Some(2));
+        assert_eq!(mate_moves(-(MATE - 2)), Some(-1));
+        assert_eq!(mate_moves(-(MATE - 4)), Some(-2));
+        assert_eq!(mate_moves(250), None);
+        assert_eq!(mate_moves(-MATE_BOUND + 1), None);
+    }
+
+    #[test]
+    fn samples_are_seeded_distinct_and_in_file_order() {
+        let (records, _) = parse_epd(WAC_EPD);
+        let a = sample(records.clone(), 20, 7);
+        let b = sample(records.clone(), 20, 7);
+        let c = sample(records.clone(), 20, 8);
+        let lines = |v: &[EpdRecord]| v.iter().map(|r| r.line).collect::<Vec<_>>();
+        assert_eq!(lines(&a), lines(&b));
+        assert_ne!(lines(&a), lines(&c));
+        assert_eq!(a.len(), 20);
+        assert!(lines(&a).windows(2).all(|w| w[0] < w[1]), "{:?}", lines(&a));
+        assert_eq!(sample(records[..5].to_vec(), 20, 7).len(), 5);
+    }
+
+    #[test]
+    fn mate_problems_are_judged_by_the_mate_score_whatever_the_move() {
+        // Two mates in 2 in the collections' notation (bm in long algebraic, ce +M2), a
+        // mate in 1 written as dm 1, and a line without anything to judge.
+        let dir = std::env::temp_dir().join(format!("lull-solve-mates-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let two = dir.join("mate_in_2.epd");
+        std::fs::write(
+            &two,
+            "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - bm Ng7-f5; ce +M2; pv Ng7-f5 e3-e2 Rc7-c5+;\n\
+             1K2krb1/1P1RP2p/7P/1n2N3/B3Q3/8/8/8 w - - bm Ne5-f7; ce +M2;\n\
+             4k3/8/8/8/8/8/8/4K3 w - -;\n",
+        )
+        .unwrap();
+        let one = dir.join("one.epd");
+        std::fs::write(
+            &one,
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - dm 1; id \"back rank\";\n",
+        )
+        .unwrap();
+        let (source, records, skipped) = read_suite(&[two.clone(), one.clone()], None, 1).unwrap();
+        assert!(source.contains("mate_in_2.epd") && source.contains("one.epd"));
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert!(skipped[0].contains("mate_in_2.epd: line 3"), "{skipped:?}");
+        let ids: Vec<&str> = records.iter().map(|r| r.id.as_deref().unwrap()).collect();
+        assert_eq!(ids, ["mate_in_2:1", "mate_in_2:2", "back rank"]);
+        let config = SolveConfig {
+            depth: Some(6),
+            hash_mib: 2,
+            ..SolveConfig::default()
+        };
+        let reports = solve(&records, &config, |_| {}).unwrap();
+        for r in &reports {
+            assert!(r.solved, "{}", r.line_text());
+            let n = r.mate.unwrap() as i32;
+            let m = mate_moves(r.score).unwrap();
+            assert!(m > 0 && m <= n, "{}", r.line_text());
+            assert!(
+                r.line_text().contains(&format!("dm {n}")),
+                "{}",
+                r.line_text()
+            );
+        }
+        // Too shallow to see a mate in 2: not solved, whatever move it plays.
+        let shallow = SolveConfig {
+            depth: Some(1),
+            hash_mib: 2,
+            options: vec![("QSearchChecks".into(), Some("0".into()))],
+            ..SolveConfig::default()
+        };
+        let r = solve(&records[1..2], &shallow, |_| {}).unwrap();
+        assert!(!r[0].solved, "{}", r[0].line_text());
+        let summary = SolveSummary::from_reports(&reports, 1);
+        assert_eq!(summary.mates, [(1, 1, 1), (2, 2, 2)]);
+        let text = summary.text(1);
+        assert!(
+            text.contains("  mate in 1: 1 / 1\n  mate in 2: 2 / 2\n"),
+            "{text}"
+        );
+        assert!(read_suite(&[dir.join("missing.epd")], None, 1).is_err());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
