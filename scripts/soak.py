@@ -45,6 +45,7 @@ FAULT_KINDS = ("crash", "illegal", "time", "hang")
 TIME_MARGIN = 0.100  # seconds over the clock before a move counts as a time loss
 READY_TIMEOUT = 5.0  # seconds for `readyok` (--ready-timeout)
 STARTUP_TIMEOUT = 30.0  # seconds from starting the process to `uciok`
+EXTRA_OPTIONS = []  # (name, value) from --option, set on both sides after the drawn config
 DEFAULT_BOOK = "/work/shared/data/books/UHO_4060_v4.epd"
 
 
@@ -320,7 +321,7 @@ class Game:
         for color in (chess.WHITE, chess.BLACK):
             engine = self.engines[color]
             try:
-                for name, value in self.configs[color].options():
+                for name, value in self.configs[color].options() + EXTRA_OPTIONS:
                     engine.send(f"setoption name {name} value {value}")
                 engine.send("ucinewgame")
                 engine.isready()
@@ -672,7 +673,7 @@ class Soak:
 
 
 def main():
-    global READY_TIMEOUT
+    global READY_TIMEOUT  # noqa: PLW0603 (set once from the command line)
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--engine", required=True, help="the engine binary (Lull)")
     p.add_argument("--engine-arg", action="append", help="an argument for the engine (repeatable)")
@@ -693,6 +694,8 @@ def main():
                    help="seconds for readyok before a hang (default 5)")
     p.add_argument("--max-plies", type=int, default=600,
                    help="adjudicate a draw after this many plies (default 600)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="an engine option for both sides, e.g. 'Move Overhead=100' (repeatable)")
     p.add_argument("--verbose", "-v", action="store_true", help="a line per game")
     args = p.parse_args()
     try:
@@ -700,6 +703,11 @@ def main():
     except argparse.ArgumentTypeError as e:
         p.error(str(e))
     READY_TIMEOUT = args.ready_timeout
+    for opt in args.option:
+        name, sep, value = opt.partition("=")
+        if not sep or not name.strip():
+            p.error(f"--option '{opt}' is not NAME=VALUE")
+        EXTRA_OPTIONS.append((name.strip(), value.strip()))
     args.tc_text = f"{args.tc[0]:g}+{args.tc[1]:g}"
     if args.games < 0 or args.concurrency < 1 or args.hang_timeout <= 0 or args.max_plies < 1 \
             or args.ready_timeout <= 0:
