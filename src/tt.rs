@@ -138,6 +138,32 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Asks Linux to back `bytes` from `ptr` with transparent huge pages (2 MiB) where the system
+/// allows it (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise` or `always`), as
+/// Stockfish does: fewer TLB misses in the search, and a large table is set up and given back
+/// (at `quit`, or when `Hash` changes) in a fraction of the time. With 4 KiB pages, freeing a
+/// 1 GiB table took 0.3-0.4 s on a loaded 2-core machine. Only a hint: the memory and its
+/// contents are the same with or without it, and a refusal is ignored.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *const u8, bytes: usize) {
+    const PAGE: usize = 4096;
+    if bytes < (2 << 20) {
+        return;
+    }
+    let start = ptr as usize & !(PAGE - 1);
+    let len = ptr as usize + bytes - start;
+    // SAFETY: madvise(MADV_HUGEPAGE) changes no memory and no mapping's contents, only how
+    // the kernel may back it; the range starts at the page that holds `ptr` (a page of the
+    // same mapping) and ends with the allocation. An error (range not mapped, THP off) is
+    // harmless and ignored.
+    unsafe {
+        libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
+
 impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one bucket).
     pub fn new(mib: usize) -> Self {
@@ -147,10 +173,15 @@ impl TranspositionTable {
     /// A table of about `mib` mebibytes, or an error if the memory cannot be had.
     pub fn try_new(mib: usize) -> Result<Self, String> {
         let count = (mib.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
+        let mut buckets: Vec<Bucket> = Vec::new();
         buckets
             .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
+        // Before the memory is first touched, so that the pages come huge from the start.
+        advise_huge_pages(
+            buckets.as_ptr().cast(),
+            count * std::mem::size_of::<Bucket>(),
+        );
         buckets.resize_with(count, Bucket::default);
         Ok(Self {
             buckets,

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// The python-chess version the client tests were written against.
 pub const PYTHON_CHESS: &str = "chess==1.11.2";
 
-fn python() -> String {
+pub fn python() -> String {
     std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
