@@ -51,9 +51,11 @@ fn wac_001_mate_is_not_hidden_by_delta_pruning() {
 
 #[test]
 fn go_mate_returns_the_shortest_mate() {
-    // Qf6+ mates in 3 and is found first (depth 3); Nf5 mates in 2. `go mate 3` must not stop
-    // at the first mate in at most 3: it answers with the mate in 2.
-    let pos = Position::from_fen("1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - 0 1").unwrap();
+    // mate_in_2.epd line 23: the search sees a mate in 3 (Nf7+) before the mate in 2. `go mate
+    // 3` must not stop at the first mate in at most 3: it answers with the mate in 2, and its
+    // PV mates.
+    let pos =
+        Position::from_fen("1nbk1b1r/1r6/p2P2pp/1B2PpN1/2p2P2/2P1B3/7P/R3K2R w - - 0 1").unwrap();
     let mut engine = Engine::new(16);
     let limits = Limits {
         mate: Some(3),
@@ -61,7 +63,12 @@ fn go_mate_returns_the_shortest_mate() {
     };
     let r = engine.search(&pos, &limits, &[]);
     assert_eq!(mate_moves(r.score), Some(2), "depth {}", r.depth);
-    assert_eq!(pos.move_to_uci(r.best_move.unwrap()), "g7f5");
+    let mut p = pos.clone();
+    for &mv in &r.pv {
+        p.play(mv);
+    }
+    assert_eq!(r.pv.len(), 3, "{:?}", r.pv);
+    assert!(p.is_checkmate());
     // And it stops once that is proven, not at the maximum depth.
     assert!(r.depth <= 6, "depth {}", r.depth);
 }
