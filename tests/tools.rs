@@ -405,26 +405,35 @@ fn tools_end_quietly_when_stdout_is_closed_before_they_write() {
 
 #[test]
 fn why_names_what_hid_the_line_and_rejects_bad_input() {
-    // The first mate in 2 of the mate_in_2 collection: Nf5 and, after ...e2, the quiet
-    // check Rc5#.
+    // The first mate in 2 of the mate_in_2 collection: Nf5, and after ...e2 the quiet check
+    // Rc5#. The search finds mates in 3 and 4 first; once the root's alpha is a mate score,
+    // Black's node after Nf5 has a mate score for beta, and reverse futility returns there
+    // (eval - margin >= beta holds trivially): Nf5's mate in 2 stays hidden.
     let fen = "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - 0 1";
-    let out = lull(&["why", fen, "--line", "Nf5 e2 Rc5", "--depth", "4"]);
+    let out = lull(&["why", fen, "--line", "Nf5 e2 Rc5", "--depth", "5"]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.starts_with("Line: Nf5 e2 Rc5#\n"), "{stdout}");
-    for it in 1..=4 {
+    for it in 1..=5 {
         assert!(
             stdout.contains(&format!("iteration {it}: root ")),
             "{stdout}"
         );
     }
     assert!(stdout.contains("  ply 0 (root):\n"), "{stdout}");
-    // Nf5 is a quiet move at the root: searched (maybe reduced) in every iteration.
+    // Nf5 is a quiet move at the root: searched (reduced) in every iteration.
     assert!(stdout.contains("Nf5 (move #"), "{stdout}");
-    // By depth 4 the mate is seen through the line: Rc5# is searched after Nf5 e2.
-    assert!(stdout.contains("  ply 2 (after Nf5 e2):"), "{stdout}");
-    assert!(stdout.contains("Rc5# (move #"), "{stdout}");
-    assert!(!stdout.contains("late-move pruned"), "{stdout}");
+    assert!(stdout.contains("reduced by "), "{stdout}");
+    // Black's node after Nf5 ends by reverse futility, with the root already at a mate.
+    let it5 = &stdout[stdout
+        .find("iteration 5: root +M")
+        .expect("a mate at the root")..];
+    assert!(
+        it5.contains(
+            "  ply 1 (after Nf5):\n    d2 reverse futility: eval -2856 - margin 150 >= beta"
+        ),
+        "{stdout}"
+    );
 
     let out = lull(&["why", fen, "--line", "Nf5 Rc5"]);
     assert_eq!(out.status.code(), Some(2));
@@ -445,16 +454,16 @@ fn solve_reads_mate_suites_and_reports_per_n() {
     let three = temp_file("mate_in_3.epd");
     std::fs::write(
         &two,
-        "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - bm Ng7-f5; ce +M2; pv Ng7-f5 e3-e2 Rc7-c5+;\n\
-         1K2krb1/1P1RP2p/7P/1n2N3/B3Q3/8/8/8 w - - bm Ne5-f7; ce +M2;\n\
+        "1nbk1b1r/1r6/p2P2pp/1B2PpN1/2p2P2/2P1B3/7P/R3K2R w - - bm Be3-b6+; ce +M2; pv Be3-b6+ Rb7-c7 Ng5-f7+;\n\
+         1r5r/ppp1k3/3pPpQp/8/3pP3/8/P4PPP/6K1 w - - bm Qg6-f7+; ce +M2; pv Qg6-f7+ Ke7-d8 Qf7-d7+;\n\
          1B1Q1R2/8/qNrn3p/2p1rp2/Rn3k1K/8/5P2/bbN4B w - - bm bm Qd8-f6; ce +M2;\n",
     )
     .unwrap();
     std::fs::write(
         &three,
-        "1Q6/p3qp1p/B3p3/3k2rP/3p2P1/8/1P4K1/2R5 w - - bm Ba6-c4+; ce +M3; pv Ba6-c4+ Kd5-c6 Bc4-b5+ Kc6-d5 Bb5-c6+;\n\
-         5K1k/6R1/8/3b2P1/5p2/p6p/q7/8 w - - bm g5-g6; ce +M3;\n\
-         1Q6/3r4/q1k1bP1p/1pBp1p2/3P4/8/1P4PP/5RK1 w - - bm Rf1-c1; ce +M3;\n",
+        "5K1k/6R1/8/3b2P1/5p2/p6p/q7/8 w - - bm g5-g6; ce +M3; pv g5-g6 Bd5-g8 Rg7-h7+ Bg8xh7 g6-g7+;\n\
+         1Q6/3r4/q1k1bP1p/1pBp1p2/3P4/8/1P4PP/5RK1 w - - bm Rf1-c1; ce +M3; pv Rf1-c1 b5-b4 Bc5-a7+ Qa6-c4 Qb8-b6+;\n\
+         1Q6/p3qp1p/B3p3/3k2rP/3p2P1/8/1P4K1/2R5 w - - bm Ba6-c4+; ce +M3; pv Ba6-c4+ Kd5-c6 Bc4-b5+ Kc6-d5 Bb5-c6+;\n",
     )
     .unwrap();
     let out = lull(&[

@@ -263,14 +263,9 @@ impl Searcher {
 
         if !pv_node && !in_check && !root {
             // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
-            // will not bring the score below it. Not when beta is a mate score: a static
-            // margin says nothing about a mate, and the returned bound would hide a shorter one.
+            // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH
-                && eval - margin >= beta
-                && eval.abs() < TB_BOUND
-                && beta.abs() < TB_BOUND
-            {
+            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < TB_BOUND {
                 let kind = WhyKind::ReverseFutility { eval, margin };
                 self.why_note(on_line, ply, depth, alpha, beta, kind);
                 return (eval + beta) / 2;
@@ -377,28 +372,24 @@ impl Searcher {
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !root && best_score > -TB_BOUND && !in_check {
                 if quiet {
-                    // Late move pruning: enough quiet moves tried at low depth, the later
-                    // quiet moves are dropped (the picker skips them at once); but when only
-                    // a shorter mate can beat alpha, not the quiet checks, which are the
-                    // moves that can give it (a quiet mate is often late in history order).
+                    // Late move pruning: enough quiet moves tried at low depth; the picker
+                    // drops the remaining quiet moves at once instead of yielding them.
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        let mate_hunt = alpha >= MATE_BOUND;
-                        let checks = mate_hunt
-                            && pos.may_give_check(mv, &check_squares)
-                            && pos.gives_check(mv);
-                        if !checks {
-                            if line_move == Some(mv) {
-                                let kind = WhyKind::LateMovePruned {
-                                    quiets_tried: quiets_tried.len() as i32,
-                                    limit: lmp_limit,
-                                };
-                                self.why_note(on_line, ply, depth, alpha, beta, kind);
-                            }
-                            if !mate_hunt {
-                                picker.skip_quiets();
-                            }
-                            continue;
+                        let dropped = |m: cozy_chess::Move| {
+                            !pos.is_capture(m)
+                                && m.promotion.is_none()
+                                && !quiets_tried.iter().any(|(q, _)| q == m)
+                        };
+                        if line_move.is_some_and(dropped) {
+                            // The line's quiet move, not tried yet, is among those dropped.
+                            let kind = WhyKind::LateMovePruned {
+                                quiets_tried: quiets_tried.len() as i32,
+                                limit: lmp_limit,
+                            };
+                            self.why_note(on_line, ply, depth, alpha, beta, kind);
                         }
+                        picker.skip_quiets();
+                        continue;
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
                     if depth <= FP_MAX_DEPTH

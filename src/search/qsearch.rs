@@ -296,13 +296,11 @@ impl Searcher {
                     && mv.promotion.is_none()
                     && captured
                         .is_some_and(|c| stand_pat + see_value(c) + opts.delta_margin <= alpha)
-                    && !pos.gives_check(mv)
                 {
                     // Step 8b. Delta pruning (`QSearchDelta`): if even winning the captured
                     // piece with a margin cannot lift the stand pat to alpha, skip the
                     // capture. Never a promotion: it changes the material balance by far
-                    // more than the victim. Never a check: a capture that checks may mate,
-                    // which no material count foresees.
+                    // more than the victim.
                     Some(QPrune::Delta)
                 } else if see < opts.see_threshold {
                     // Step 8c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical

@@ -822,15 +822,16 @@ mod tests {
 
     #[test]
     fn mate_problems_are_judged_by_the_mate_score_whatever_the_move() {
-        // Two mates in 2 in the collections' notation (bm in long algebraic, ce +M2), a
+        // Two mates in 2 in the collections' notation (bm in long algebraic, ce +M2; lines 23
+        // and 50 of mate_in_2.epd), a
         // mate in 1 written as dm 1, and a line without anything to judge.
         let dir = std::env::temp_dir().join(format!("lull-solve-mates-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let two = dir.join("mate_in_2.epd");
         std::fs::write(
             &two,
-            "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - bm Ng7-f5; ce +M2; pv Ng7-f5 e3-e2 Rc7-c5+;\n\
-             1K2krb1/1P1RP2p/7P/1n2N3/B3Q3/8/8/8 w - - bm Ne5-f7; ce +M2;\n\
+            "1nbk1b1r/1r6/p2P2pp/1B2PpN1/2p2P2/2P1B3/7P/R3K2R w - - bm Be3-b6+; ce +M2; pv Be3-b6+ Rb7-c7 Ng5-f7+;\n\
+             1r5r/ppp1k3/3pPpQp/8/3pP3/8/P4PPP/6K1 w - - bm Qg6-f7+; ce +M2; pv Qg6-f7+ Ke7-d8 Qf7-d7+;\n\
              4k3/8/8/8/8/8/8/4K3 w - -;\n",
         )
         .unwrap();
