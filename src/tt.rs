@@ -42,6 +42,18 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether a score with this bound settles a node searched in the window (`alpha`,
+    /// `beta`): an exact score always, a lower bound at or above beta, an upper bound at or
+    /// below alpha (the test of a TT or tablebase cutoff).
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
 }
 
 /// A probed entry.

@@ -175,14 +175,7 @@ impl Searcher {
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
-            if !pv_node
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                }
-            {
+            if !pv_node && e.depth >= depth && e.bound.settles(e.score, alpha, beta) {
                 let kind = WhyKind::TtCutoff {
                     score: e.score,
                     bound: e.bound,
@@ -209,11 +202,7 @@ impl Searcher {
             && pos.board().occupied().len() as usize <= self.tb_limit
         {
             if let Some((score, bound)) = self.probe_wdl(pos, ply) {
-                if match bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                } {
+                if bound.settles(score, alpha, beta) {
                     let eval = self.evaluate(pos);
                     let depth = (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH);
                     self.tt.store(key, None, score, eval, depth, bound, ply);
@@ -293,30 +282,16 @@ impl Searcher {
                     }
                     if score >= beta {
                         let score = if score >= TB_BOUND { beta } else { score };
-                        if depth < NMP_VERIFY_DEPTH {
-                            self.why_note(
-                                on_line,
-                                ply,
-                                depth,
-                                alpha,
-                                beta,
-                                WhyKind::NullMove { score },
-                            );
-                            return score;
-                        }
-                        // Verification: the same reduced search without the null move.
-                        self.stack[ply].after_null = true;
-                        let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
-                        self.stack[ply].after_null = false;
-                        if v >= beta {
-                            self.why_note(
-                                on_line,
-                                ply,
-                                depth,
-                                alpha,
-                                beta,
-                                WhyKind::NullMove { score },
-                            );
+                        // Deep enough, verify: the same reduced search without the null move.
+                        let verified = depth < NMP_VERIFY_DEPTH || {
+                            self.stack[ply].after_null = true;
+                            let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
+                            self.stack[ply].after_null = false;
+                            v >= beta
+                        };
+                        if verified {
+                            let kind = WhyKind::NullMove { score };
+                            self.why_note(on_line, ply, depth, alpha, beta, kind);
                             return score;
                         }
                     }

@@ -194,11 +194,7 @@ impl Searcher {
                 if !in_check {
                     tt_eval = Some(e.eval);
                 }
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
+                let usable = e.bound.settles(e.score, alpha, beta);
                 if !pv_node && usable {
                     return (e.score, QEnd::TtCutoff);
                 }
@@ -216,11 +212,7 @@ impl Searcher {
             && pos.board().occupied().len() as usize <= self.tb_limit
         {
             if let Some((score, bound)) = self.probe_wdl(pos, ply) {
-                if match bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                } {
+                if bound.settles(score, alpha, beta) {
                     return (score, QEnd::Tablebase);
                 }
             }
