@@ -52,6 +52,29 @@ fn svg(
 /// One line of a figure: its label, colour and points.
 type Series = (String, RGBColor, Vec<(f64, f64)>);
 
+/// One series drawn as a line with a dot at each point, with its legend entry.
+fn marked_line<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    label: &str,
+    c: RGBColor,
+    pts: Vec<(f64, f64)>,
+) -> Result<(), String>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let dots: Vec<Circle<(f64, f64), i32>> =
+        pts.iter().map(|&p| Circle::new(p, 3, c.filled())).collect();
+    chart
+        .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+        .map_err(err)?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
+    chart.draw_series(dots).map_err(err)?;
+    Ok(())
+}
+
 /// Lines on a logarithmic y axis, one per series `(label, colour, points)`; points with a
 /// value ≤ 0 are left out.
 fn log_lines(
@@ -90,16 +113,7 @@ fn log_lines(
         for (label, c, points) in series {
             let pts: Vec<(f64, f64)> = points.iter().copied().filter(|&(_, y)| y > 0.0).collect();
             let c = *c;
-            chart
-                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-                .map_err(err)?
-                .label(label.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                .map_err(err)?;
+            marked_line(&mut chart, label, c, pts)?;
         }
         chart
             .configure_series_labels()
@@ -302,16 +316,7 @@ pub fn wac_budget(measures: &[VariantMeasure]) -> Result<String, String> {
                     )
                 })
                 .collect();
-            chart
-                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-                .map_err(err)?
-                .label(m.variant.label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                .map_err(err)?;
+            marked_line(&mut chart, m.variant.label, c, pts)?;
         }
         chart
             .configure_series_labels()
