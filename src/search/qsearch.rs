@@ -9,7 +9,7 @@
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
-use cozy_chess::Square;
+use cozy_chess::{Move, Piece, Square};
 use serde::Serialize;
 
 use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_PROBE_IN_QSEARCH};
@@ -19,7 +19,7 @@ use crate::tt::Bound;
 use super::movepick::{MovePicker, Picked};
 use super::see::see_value;
 use super::trace::{QEnd, QPrune, QTrace};
-use super::Searcher;
+use super::{QSearchOptions, Searcher};
 
 /// Where Beal's null-move quiescence (`QSearchNullMove`, Beal 1990) is used: the UCI spin
 /// value 0, 1 or 2.
@@ -94,6 +94,39 @@ impl QNode {
             qply: self.qply + 1,
             last_capture: capture.or(self.last_capture),
             null_move_allowed: self.null_move_allowed,
+        }
+    }
+
+    /// Why a move of this node is not searched, if it is not (Step 8 of the node, never in
+    /// check): `captured` is its victim, `see` its exchange value, `stand_pat` the node's.
+    fn pruned(
+        self,
+        opts: &QSearchOptions,
+        mv: Move,
+        captured: Option<Piece>,
+        see: i32,
+        stand_pat: i32,
+        alpha: i32,
+    ) -> Option<QPrune> {
+        let recaptures_only = opts.recaptures_after > 0 && self.qply >= opts.recaptures_after;
+        if recaptures_only && Some(mv.to) != self.last_capture {
+            // Step 8a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
+            // moves to the square of the last capture are searched.
+            Some(QPrune::NotRecapture)
+        } else if opts.delta_margin > 0
+            && mv.promotion.is_none()
+            && captured.is_some_and(|c| stand_pat + see_value(c) + opts.delta_margin <= alpha)
+        {
+            // Step 8b. Delta pruning (`QSearchDelta`): if even winning the captured piece
+            // with a margin cannot lift the stand pat to alpha, skip the capture. Never a
+            // promotion: it changes the material balance by far more than the victim.
+            Some(QPrune::Delta)
+        } else if see < opts.see_threshold {
+            // Step 8c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical moves)
+            // that lose material in the exchange on their square.
+            Some(QPrune::See)
+        } else {
+            None
         }
     }
 
@@ -275,32 +308,12 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best_move = None;
         let mut searched = 0usize;
-        let recaptures_only = opts.recaptures_after > 0 && qply >= opts.recaptures_after;
         while let Some(Picked { mv, see, .. }) = picker.next(pos, &self.tables) {
             let captured = pos.captured(mv);
 
             if !in_check {
-                let pruned = if recaptures_only && Some(mv.to) != at.last_capture {
-                    // Step 8a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree,
-                    // only moves to the square of the last capture are searched.
-                    Some(QPrune::NotRecapture)
-                } else if opts.delta_margin > 0
-                    && mv.promotion.is_none()
-                    && captured
-                        .is_some_and(|c| stand_pat + see_value(c) + opts.delta_margin <= alpha)
-                {
-                    // Step 8b. Delta pruning (`QSearchDelta`): if even winning the captured
-                    // piece with a margin cannot lift the stand pat to alpha, skip the
-                    // capture. Never a promotion: it changes the material balance by far
-                    // more than the victim.
-                    Some(QPrune::Delta)
-                } else if see < opts.see_threshold {
-                    // Step 8c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical
-                    // moves) that lose material in the exchange on their square.
-                    Some(QPrune::See)
-                } else {
-                    None
-                };
+                // Steps 8a-8c. Recaptures only, delta pruning, SEE pruning (`QNode::pruned`).
+                let pruned = at.pruned(&opts, mv, captured, see, stand_pat, alpha);
                 if let Some(reason) = pruned {
                     self.stats.q_pruned(reason);
                     self.trace_pruned(mv, reason);
