@@ -17,6 +17,9 @@ CHECK = sys.argv[2]
 # whole test short on a loaded machine.
 MOVE_LIMIT = chess.engine.Limit(time=0.05)
 GAME_LIMIT = chess.engine.Limit(depth=5)
+# Pondering: long enough that a search on a loaded machine (the test suite runs binaries side
+# by side on two cores) gets past depth 1, whose one-move PV has no expected reply.
+PONDER_LIMIT = chess.engine.Limit(time=0.2)
 
 
 def fail(msg):
@@ -80,7 +83,7 @@ def check_ponder():
         for _ in range(16):
             if board.is_game_over():
                 break
-            result = engine.play(board, MOVE_LIMIT, ponder=True)
+            result = engine.play(board, PONDER_LIMIT, ponder=True)
             if result.move not in board.legal_moves:
                 fail(f"illegal move {result.move} in {board.fen()}")
             board.push(result.move)

@@ -52,6 +52,25 @@ fn svg(
 /// One line of a figure: its label, colour and points.
 type Series = (String, RGBColor, Vec<(f64, f64)>);
 
+/// The legend box of a chart's labelled series, at `at`.
+fn legend<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    at: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    chart
+        .configure_series_labels()
+        .position(at)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)
+}
+
 /// One series drawn as a line with a dot at each point, with its legend entry.
 fn marked_line<DB, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
@@ -115,13 +134,7 @@ fn log_lines(
             let c = *c;
             marked_line(&mut chart, label, c, pts)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(err)
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }
 
@@ -255,13 +268,7 @@ pub fn bench_positions(m: &VariantMeasure) -> Result<String, String> {
                 .label(label)
                 .legend(move |(x, y)| Circle::new((x + 9, y), 4, c.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(err)
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
@@ -318,13 +325,7 @@ pub fn wac_budget(measures: &[VariantMeasure]) -> Result<String, String> {
                 .collect();
             marked_line(&mut chart, m.variant.label, c, pts)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(err)
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
