@@ -7,6 +7,8 @@
 // The reference implementations below index as the specification's formulas do.
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -756,5 +758,44 @@ fn the_tools_take_the_network_options_in_any_order() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read network file"));
+    let _ = std::fs::remove_file(net);
+}
+
+#[test]
+fn the_uci_eval_command_shows_the_evaluation_in_use() {
+    use std::time::Duration;
+    let weights = Weights::random(32, 9);
+    let net = temp_file("eval-cmd.nnue", &weights.bytes());
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let board: Board = fen.parse().unwrap();
+    let hce = lull::eval::evaluate(&board);
+    let network = weights.network().evaluate(&board);
+    assert_ne!(hce, network, "the test needs two different evaluations");
+
+    let mut lull = common::EngineProcess::spawn(&[]);
+    let eval_line = |lull: &mut common::EngineProcess| {
+        lull.send("eval");
+        let (_, line) = lull.wait_for("an eval line", |l| l.starts_with("info string eval"));
+        line
+    };
+    lull.send("uci");
+    lull.send(&format!("position fen {fen}"));
+    assert_eq!(
+        eval_line(&mut lull),
+        format!("info string eval {hce} cp (side to move, hand-crafted)")
+    );
+    lull.send(&format!("setoption name EvalFile value {}", net.display()));
+    lull.send("setoption name Use NNUE value true");
+    assert_eq!(
+        eval_line(&mut lull),
+        format!("info string eval {network} cp (side to move, network)")
+    );
+    lull.send("setoption name Use NNUE value false");
+    assert_eq!(
+        eval_line(&mut lull),
+        format!("info string eval {hce} cp (side to move, hand-crafted)")
+    );
+    lull.send("quit");
+    assert!(lull.wait_exit(Duration::from_secs(10)).success());
     let _ = std::fs::remove_file(net);
 }

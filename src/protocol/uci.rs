@@ -127,10 +127,18 @@ impl Uci {
                 say(&format!("Fen: {}", pos.fen()));
                 say(&format!("Key: {:016x}", pos.hash()));
             }
-            UciCommand::Eval => say(&format!(
-                "info string eval {} cp (side to move)",
-                crate::eval::evaluate(self.session.pos.board())
-            )),
+            UciCommand::Eval => {
+                let board = self.session.pos.board().clone();
+                if let Some(engine) = self.engine_idle("eval") {
+                    let kind = if engine.use_nnue() {
+                        "network"
+                    } else {
+                        "hand-crafted"
+                    };
+                    let cp = engine.static_eval(&board);
+                    say(&format!("info string eval {cp} cp (side to move, {kind})"));
+                }
+            }
             UciCommand::Bench { depth } => {
                 if self.engine_idle("bench").is_some() {
                     self.bench(depth);

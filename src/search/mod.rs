@@ -893,6 +893,15 @@ impl Engine {
         self.use_nnue
     }
 
+    /// The static evaluation of `board` in centipawns from the side to move's view, as the
+    /// search sees it: the network's with `Use NNUE` on, else the hand-crafted one.
+    pub fn static_eval(&self, board: &cozy_chess::Board) -> i32 {
+        match (&self.network, self.use_nnue) {
+            (Some(net), true) => net.evaluate(board),
+            _ => crate::eval::evaluate(board),
+        }
+    }
+
     /// Sets the network; `None` unloads it and turns `Use NNUE` off. A change of the
     /// evaluation in use clears the table (its static evaluations are of the other scale).
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
