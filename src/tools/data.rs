@@ -58,9 +58,24 @@ pub struct MergeArgs {
     /// Share of the records written to the validation file.
     #[arg(long, default_value_t = 0.02, value_parser = parse_fraction)]
     pub valid_fraction: f64,
+    /// Which records are held out for validation.
+    #[arg(long, value_enum, default_value_t = ValidSplit::Positions)]
+    pub valid_split: ValidSplit,
     /// Seed of the shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// How `lull data merge` chooses the validation records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidSplit {
+    /// A random sample of all positions: neighbours of training positions from the same
+    /// games, so a network that memorises games still scores well on it.
+    Positions,
+    /// The last share of each input file: `lull datagen` writes games in order, so these are
+    /// whole games that training never sees (one game may be cut at the boundary). The loss
+    /// on them shows when more epochs stop generalising.
+    Games,
 }
 
 /// A fraction in [0, 1).
@@ -214,18 +229,36 @@ pub fn shuffle<T>(records: &mut [T], seed: u64) {
     }
 }
 
-/// Merges `shards`: all records in order, shuffled with `seed`, then split into the training
-/// records and the validation records (the first `round(n * valid_fraction)` shuffled ones).
+/// Merges `shards`: the validation records (see [`ValidSplit`]: the first
+/// `round(n * valid_fraction)` shuffled records, or the last that share of each shard) and
+/// the training records, each shuffled with `seed`.
 pub fn merge(
     shards: Vec<Vec<PackedRecord>>,
     valid_fraction: f64,
+    split: ValidSplit,
     seed: u64,
 ) -> (Vec<PackedRecord>, Vec<PackedRecord>) {
-    let mut all: Vec<PackedRecord> = shards.into_iter().flatten().collect();
-    shuffle(&mut all, seed);
-    let n_valid = ((all.len() as f64 * valid_fraction).round() as usize).min(all.len());
-    let train = all.split_off(n_valid);
-    (train, all)
+    match split {
+        ValidSplit::Positions => {
+            let mut all: Vec<PackedRecord> = shards.into_iter().flatten().collect();
+            shuffle(&mut all, seed);
+            let n_valid = ((all.len() as f64 * valid_fraction).round() as usize).min(all.len());
+            let train = all.split_off(n_valid);
+            (train, all)
+        }
+        ValidSplit::Games => {
+            let (mut train, mut valid) = (Vec::new(), Vec::new());
+            for mut shard in shards {
+                let n_valid =
+                    ((shard.len() as f64 * valid_fraction).round() as usize).min(shard.len());
+                valid.extend(shard.split_off(shard.len() - n_valid));
+                train.extend(shard);
+            }
+            shuffle(&mut train, seed);
+            shuffle(&mut valid, seed ^ 0x5eed);
+            (train, valid)
+        }
+    }
 }
 
 /// The validation file that goes with training file `output`: its name plus `.valid`.
@@ -303,7 +336,7 @@ pub fn cmd_merge(args: &MergeArgs) -> ExitCode {
             Err(e) => return fail(2, e),
         }
     }
-    let (train, valid) = merge(shards, args.valid_fraction, args.seed);
+    let (train, valid) = merge(shards, args.valid_fraction, args.valid_split, args.seed);
     if train.is_empty() && valid.is_empty() {
         return fail(1, "no record in the inputs");
     }
@@ -339,9 +372,39 @@ mod tests {
     }
 
     #[test]
+    fn a_games_split_holds_out_the_tail_of_each_shard() {
+        let shards = vec![records(700), records(300)];
+        let (train, valid) = merge(shards.clone(), 0.1, ValidSplit::Games, 42);
+        assert_eq!((train.len(), valid.len()), (900, 100));
+        // The validation records are exactly the last 70 of the first shard and the last 30
+        // of the second; the training records are the rest, shuffled.
+        let key = |r: &PackedRecord| r.0;
+        let mut held: Vec<[u8; 32]> = valid.iter().map(key).collect();
+        let mut tails: Vec<[u8; 32]> = shards[0][630..]
+            .iter()
+            .chain(&shards[1][270..])
+            .map(key)
+            .collect();
+        held.sort();
+        tails.sort();
+        assert_eq!(held, tails);
+        let heads: Vec<PackedRecord> = shards[0][..630]
+            .iter()
+            .chain(&shards[1][..270])
+            .copied()
+            .collect();
+        assert_ne!(train, heads);
+        let mut trained: Vec<[u8; 32]> = train.iter().map(key).collect();
+        let mut expected: Vec<[u8; 32]> = heads.iter().map(key).collect();
+        trained.sort();
+        expected.sort();
+        assert_eq!(trained, expected);
+    }
+
+    #[test]
     fn merge_is_a_reproducible_permutation() {
         let shards = vec![records(700), records(300)];
-        let (train, valid) = merge(shards.clone(), 0.1, 42);
+        let (train, valid) = merge(shards.clone(), 0.1, ValidSplit::Positions, 42);
         assert_eq!((train.len(), valid.len()), (900, 100));
         // The same multiset of records.
         let mut all: Vec<[u8; 32]> = train.iter().chain(&valid).map(|r| r.0).collect();
@@ -353,10 +416,10 @@ mod tests {
         let in_order: Vec<PackedRecord> = shards.iter().flatten().copied().collect();
         assert_ne!(&train[..], &in_order[100..]);
         assert_eq!(
-            merge(shards.clone(), 0.1, 42),
+            merge(shards.clone(), 0.1, ValidSplit::Positions, 42),
             (train.clone(), valid.clone())
         );
-        assert_ne!(merge(shards, 0.1, 43).0, train);
+        assert_ne!(merge(shards, 0.1, ValidSplit::Positions, 43).0, train);
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! The float model, the targets and the quantisation follow the shared specification
 //! exactly: features `(colour == perspective ? 0 : 384) + type * 64 + square` (the square
 //! flipped vertically for Black's perspective), `out = b2 + W2 · [a(h_us), a(h_them)]` with
-//! `a(x) = clamp(x, 0, 1)^2`, the target `lambda * result + (1 - lambda) * sigmoid(cp / 400)`
-//! from the side to move's view, and the loss `(sigmoid(out) - target)^2` averaged over the
-//! batch. The optimiser is AdamW (decoupled weight decay on the weights, not the biases);
+//! `a(x) = clamp(x, 0, 1)^2`, the target `lambda * result + (1 - lambda) * sigmoid(cp / S)`
+//! from the side to move's view, and the loss `(sigmoid(400 out / S) - target)^2` averaged
+//! over the batch, with S the evaluation scale (`--eval-scale`, 400 by default: then the
+//! network's `400 out` centipawns and the data's are on the same logistic). The optimiser is AdamW (decoupled weight decay on the weights, not the biases);
 //! every parameter is clipped to ±1.98 after each step.
 //!
 //! Training is data-parallel: each batch is split into one contiguous shard per thread, each
@@ -91,15 +92,53 @@ impl Features {
     }
 }
 
-/// The training target of `record` from the side to move's view (see the module header).
-#[inline]
-pub fn target(record: &PackedRecord, wdl: f32) -> f32 {
-    let white = record.side_to_move() == Color::White;
-    let cp = f32::from(record.score());
-    let cp = if white { cp } else { -cp };
-    let r = f32::from(record.result()) / 2.0;
-    let r = if white { r } else { 1.0 - r };
-    wdl * r + (1.0 - wdl) * sigmoid(cp / SCALE as f32)
+/// What the network is fitted to: the blend of game result and search score, and the
+/// evaluation scale that turns centipawns into a win probability.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Objective {
+    /// The weight of the game result in the target (lambda).
+    pub wdl: f32,
+    /// Centipawns per unit of the logistic's argument, for the search scores of the data and
+    /// for the network's own centipawns (`out * SCALE`): `p = sigmoid(cp / eval_scale)`.
+    /// The file's `SCALE` (400) by default; the scale of the evaluation that scored the data
+    /// (its Texel `1 / K`) makes the score half of the target agree with the result half, and
+    /// the network then speaks the same centipawns as that evaluation.
+    pub eval_scale: f32,
+}
+
+impl Default for Objective {
+    fn default() -> Self {
+        Self {
+            wdl: 0.3,
+            eval_scale: SCALE as f32,
+        }
+    }
+}
+
+impl Objective {
+    /// The training target of `record` from the side to move's view (see the module
+    /// header).
+    #[inline]
+    pub fn target(&self, record: &PackedRecord) -> f32 {
+        let white = record.side_to_move() == Color::White;
+        let cp = f32::from(record.score());
+        let cp = if white { cp } else { -cp };
+        let r = f32::from(record.result()) / 2.0;
+        let r = if white { r } else { 1.0 - r };
+        self.wdl * r + (1.0 - self.wdl) * sigmoid(cp / self.eval_scale)
+    }
+
+    /// d(logistic argument) / d(out): the network's centipawns are `out * SCALE`.
+    #[inline]
+    fn slope(&self) -> f32 {
+        SCALE as f32 / self.eval_scale
+    }
+
+    /// The predicted win probability of the network's raw output `out`.
+    #[inline]
+    pub fn prediction(&self, out: f32) -> f32 {
+        sigmoid(out * self.slope())
+    }
 }
 
 /// The logistic function.
@@ -272,7 +311,7 @@ impl Worker {
         &mut self,
         net: &Network,
         records: impl Iterator<Item = PackedRecord>,
-        wdl: f32,
+        objective: Objective,
         scale: f32,
     ) -> f64 {
         let n = net.hidden;
@@ -281,11 +320,11 @@ impl Worker {
         for record in records {
             let f = Features::of(&record);
             let out = net.forward_into(&f, &mut self.acc_us, &mut self.acc_them);
-            let p = sigmoid(out);
-            let t = target(&record, wdl);
+            let p = objective.prediction(out);
+            let t = objective.target(&record);
             loss += f64::from((p - t) * (p - t));
             // d loss / d out.
-            let g = 2.0 * (p - t) * p * (1.0 - p) * scale;
+            let g = 2.0 * (p - t) * p * (1.0 - p) * objective.slope() * scale;
             self.grad[b2_at] += g;
             let w2 = &net.params[w2_at..b2_at];
             let (gw2_us, gw2_them) = self.grad[w2_at..b2_at].split_at_mut(n);
@@ -353,8 +392,8 @@ pub struct TrainConfig {
     pub lr_drop_epochs: usize,
     /// Step schedule: the factor of each drop.
     pub lr_gamma: f32,
-    /// The weight of the game result in the target (lambda).
-    pub wdl: f32,
+    /// The target: result weight and evaluation scale.
+    pub objective: Objective,
     /// AdamW's decoupled weight decay (weights only).
     pub weight_decay: f32,
     /// Threads.
@@ -372,7 +411,7 @@ impl Default for TrainConfig {
             schedule: LrSchedule::Step,
             lr_drop_epochs: 5,
             lr_gamma: 0.3,
-            wdl: 0.3,
+            objective: Objective::default(),
             weight_decay: 0.01,
             threads: 1,
             seed: 1,
@@ -471,7 +510,7 @@ impl Trainer {
                     .map(|(w, part)| {
                         w.grad.iter_mut().for_each(|g| *g = 0.0);
                         let records = part.iter().map(|&i| data[i as usize]);
-                        scope.spawn(move || w.gradient(net, records, config.wdl, scale))
+                        scope.spawn(move || w.gradient(net, records, config.objective, scale))
                     })
                     .collect();
                 handles
@@ -597,7 +636,7 @@ impl Trainer {
 }
 
 /// The mean loss of `net` on `data` (the spec's loss), on `threads` threads.
-pub fn loss(net: &Network, data: &[PackedRecord], wdl: f32, threads: usize) -> f64 {
+pub fn loss(net: &Network, data: &[PackedRecord], objective: Objective, threads: usize) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
@@ -611,8 +650,9 @@ pub fn loss(net: &Network, data: &[PackedRecord], wdl: f32, threads: usize) -> f
                     let mut them = vec![0.0; net.hidden];
                     part.iter()
                         .map(|r| {
-                            let p = sigmoid(net.forward_into(&Features::of(r), &mut us, &mut them));
-                            let t = target(r, wdl);
+                            let out = net.forward_into(&Features::of(r), &mut us, &mut them);
+                            let p = objective.prediction(out);
+                            let t = objective.target(r);
                             f64::from((p - t) * (p - t))
                         })
                         .sum::<f64>()
@@ -662,6 +702,13 @@ pub struct TrainArgs {
     /// Weight of the game result in the target (lambda; 0 = score only, 1 = result only).
     #[arg(long, default_value_t = 0.3, value_parser = unit)]
     pub wdl: f32,
+    /// Centipawns per logistic unit, for the data's scores and the network's output:
+    /// `sigmoid(cp / SCALE)`. The default is the file's scale; the scale of the evaluation
+    /// that scored the data (its Texel 1/K: 171 for Lull's hand-crafted evaluation) keeps the
+    /// score and result halves of the target consistent and the network on that evaluation's
+    /// centipawns.
+    #[arg(long, default_value_t = SCALE as f32, value_parser = positive)]
+    pub eval_scale: f32,
     /// AdamW's weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.01, value_parser = unit)]
     pub weight_decay: f32,
@@ -727,7 +774,10 @@ pub fn run(args: TrainArgs) -> ExitCode {
         schedule: args.lr_schedule,
         lr_drop_epochs: args.lr_drop_epochs as usize,
         lr_gamma: args.lr_gamma,
-        wdl: args.wdl,
+        objective: Objective {
+            wdl: args.wdl,
+            eval_scale: args.eval_scale,
+        },
         weight_decay: args.weight_decay,
         threads,
         seed: args.seed,
@@ -776,13 +826,14 @@ pub fn run(args: TrainArgs) -> ExitCode {
         }
     }
     eprintln!(
-        "train: (768 -> {hidden}) x 2 -> 1, {} positions ({} validation), batch {}, lr {} ({:?}), wdl {}, {} thread(s), seed {}",
+        "train: (768 -> {hidden}) x 2 -> 1, {} positions ({} validation), batch {}, lr {} ({:?}), wdl {}, eval scale {}, {} thread(s), seed {}",
         data.len(),
         valid.len(),
         config.batch,
         config.lr,
         config.schedule,
-        config.wdl,
+        config.objective.wdl,
+        config.objective.eval_scale,
         threads,
         config.seed
     );
@@ -802,7 +853,10 @@ pub fn run(args: TrainArgs) -> ExitCode {
         let valid_loss = if valid.is_empty() {
             "-".to_string()
         } else {
-            format!("{:.6}", loss(&trainer.net, &valid, config.wdl, threads))
+            format!(
+                "{:.6}",
+                loss(&trainer.net, &valid, config.objective, threads)
+            )
         };
         println!(
             "epoch {:>3}/{}  lr {:.2e}  train loss {:.6}  valid loss {valid_loss}  {:.0} pos/s  {:.1} s",
@@ -897,16 +951,16 @@ mod tests {
         let config = small_config();
         let mut trainer = Trainer::new(32, 3);
         let before = (
-            loss(&trainer.net, train, 0.3, 2),
-            loss(&trainer.net, valid, 0.3, 1),
+            loss(&trainer.net, train, Objective::default(), 2),
+            loss(&trainer.net, valid, Objective::default(), 1),
         );
         let mut reports = Vec::new();
         for _ in 0..config.epochs {
             reports.push(trainer.train_epoch(&config, train, |_, _| {}));
         }
         let after = (
-            loss(&trainer.net, train, 0.3, 2),
-            loss(&trainer.net, valid, 0.3, 1),
+            loss(&trainer.net, train, Objective::default(), 2),
+            loss(&trainer.net, valid, Objective::default(), 1),
         );
         assert!(after.0 < 0.5 * before.0, "{before:?} -> {after:?}");
         assert!(after.1 < 0.5 * before.1, "{before:?} -> {after:?}");
@@ -976,31 +1030,42 @@ mod tests {
             *b = 0.1 + 0.05 * j as f32;
         }
         net.params[b2] = 0.05;
-        let mut worker = Worker::new(&net);
-        let scale = 1.0 / data.len() as f32;
-        worker.gradient(&net, data.iter().copied(), 0.3, scale);
-        let f = Features::of(&data[0]);
-        let probes = [
-            f.us[0] as usize * 8 + 2,
-            f.them[3] as usize * 8 + 5,
-            b1 + 1,
-            net.w2_at() + 3,
-            net.w2_at() + 8 + 6,
-            b2,
-        ];
-        for i in probes {
-            let eps = 1e-2;
-            let mut plus = net.clone();
-            plus.params[i] += eps;
-            let mut minus = net.clone();
-            minus.params[i] -= eps;
-            let numeric =
-                (loss(&plus, &data, 0.3, 1) - loss(&minus, &data, 0.3, 1)) / (2.0 * eps as f64);
-            let analytic = f64::from(worker.grad[i]);
-            assert!(
-                (numeric - analytic).abs() <= 0.05 * numeric.abs().max(1e-4),
-                "parameter {i}: numeric {numeric}, analytic {analytic}"
-            );
+        // The default scale, and the hand-crafted evaluation's (the slope SCALE / 171 in
+        // the chain rule).
+        for objective in [
+            Objective::default(),
+            Objective {
+                wdl: 0.3,
+                eval_scale: 171.0,
+            },
+        ] {
+            let mut worker = Worker::new(&net);
+            let scale = 1.0 / data.len() as f32;
+            worker.gradient(&net, data.iter().copied(), objective, scale);
+            let f = Features::of(&data[0]);
+            let probes = [
+                f.us[0] as usize * 8 + 2,
+                f.them[3] as usize * 8 + 5,
+                b1 + 1,
+                net.w2_at() + 3,
+                net.w2_at() + 8 + 6,
+                b2,
+            ];
+            for i in probes {
+                let eps = 1e-2;
+                let mut plus = net.clone();
+                plus.params[i] += eps;
+                let mut minus = net.clone();
+                minus.params[i] -= eps;
+                let numeric = (loss(&plus, &data, objective, 1)
+                    - loss(&minus, &data, objective, 1))
+                    / (2.0 * eps as f64);
+                let analytic = f64::from(worker.grad[i]);
+                assert!(
+                    (numeric - analytic).abs() <= 0.05 * numeric.abs().max(1e-4),
+                    "{objective:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
+                );
+            }
         }
     }
 
@@ -1159,10 +1224,20 @@ mod tests {
         // 0.3 * 1 + 0.7 * sigmoid(1) for White, 0.3 * 0 + 0.7 * sigmoid(-1) for Black.
         let white = parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
         let black = parse_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
-        let t = target(&PackedRecord::encode(&white, 1.0, 400), 0.3);
+        let objective = Objective::default();
+        let t = objective.target(&PackedRecord::encode(&white, 1.0, 400));
         assert!((t - (0.3 + 0.7 * sigmoid(1.0))).abs() < 1e-6);
-        let t = target(&PackedRecord::encode(&black, 1.0, 400), 0.3);
+        let t = objective.target(&PackedRecord::encode(&black, 1.0, 400));
         assert!((t - 0.7 * sigmoid(-1.0)).abs() < 1e-6);
+        // With the scale 200, +400 is two logistic units, and so is an output of 1.0
+        // (400 cp of the network).
+        let objective = Objective {
+            wdl: 0.0,
+            eval_scale: 200.0,
+        };
+        let t = objective.target(&PackedRecord::encode(&white, 1.0, 400));
+        assert!((t - sigmoid(2.0)).abs() < 1e-6);
+        assert!((objective.prediction(1.0) - sigmoid(2.0)).abs() < 1e-6);
         // Features: White's king on e1 is feature 5 * 64 + 4 for White, 384 + 5 * 64 + 60
         // for Black.
         let f = Features::of(&PackedRecord::encode(&white, 0.5, 0));
