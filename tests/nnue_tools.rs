@@ -141,7 +141,48 @@ fn datagen_convert_merge_and_train_run_end_to_end() {
         std::fs::read(&resumed).unwrap(),
         std::fs::read(&net).unwrap()
     );
-    for f in [&txt, &bin, &converted, &merged, &valid_file, &net, &resumed] {
+    // 6. The next generation's games: the same seed played with the network gives other
+    // games (its scores, its moves), in the same format.
+    let gen1 = temp_file("gen1.bin");
+    let eval_file = format!("EvalFile={}", path(&net));
+    let out = lull(&[
+        "datagen",
+        "-o",
+        path(&gen1),
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--hash",
+        "1",
+        "--seed",
+        "3",
+        "--format",
+        "bin",
+        "--option",
+        &eval_file,
+        "--option",
+        "Use NNUE=true",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("options EvalFile="),
+        "{}",
+        text(&out.stderr)
+    );
+    let gen1_bytes = std::fs::read(&gen1).unwrap();
+    assert!(records_from_bytes(&gen1_bytes).is_ok_and(|r| !r.is_empty()));
+    assert_ne!(gen1_bytes, bin_bytes);
+    for f in [
+        &txt,
+        &bin,
+        &converted,
+        &merged,
+        &valid_file,
+        &net,
+        &resumed,
+        &gen1,
+    ] {
         let _ = std::fs::remove_file(f);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -172,6 +213,23 @@ fn bad_inputs_are_errors_not_panics() {
         &["train", path(&missing), "-o", path(&out_file)],
         2,
         "cannot open",
+    );
+    // Engine options of datagen are checked before any game.
+    check(
+        &["datagen", "-o", path(&out_file), "--option", "Foo=1"],
+        2,
+        "--option Foo=1: unknown option",
+    );
+    check(
+        &[
+            "datagen",
+            "-o",
+            path(&out_file),
+            "--option",
+            &format!("EvalFile={}", path(&missing)),
+        ],
+        2,
+        "cannot read network file",
     );
     // A truncated binary file and a corrupt record.
     let record = PackedRecord::encode(&cozy_chess::Board::default(), 0.5, 0);

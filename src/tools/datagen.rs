@@ -28,7 +28,7 @@ use crate::params::MATE_BOUND;
 use crate::position::Position;
 use crate::search::Engine;
 use crate::time::Limits;
-use crate::tools::cli::{fail, warn_skipped};
+use crate::tools::cli::{apply_engine_options, fail, warn_skipped};
 use crate::tools::packed::PackedRecord;
 use crate::tools::progress::progress_bar;
 
@@ -52,6 +52,8 @@ pub struct DatagenConfig {
     pub hash_mib: usize,
     /// A game still going after this many plies is a draw.
     pub max_plies: usize,
+    /// `NAME=VALUE` engine options set on every engine (checked before the games start).
+    pub options: Vec<String>,
 }
 
 impl Default for DatagenConfig {
@@ -65,6 +67,7 @@ impl Default for DatagenConfig {
             skip_plies: 8,
             hash_mib: 16,
             max_plies: 400,
+            options: Vec::new(),
         }
     }
 }
@@ -368,6 +371,8 @@ pub fn datagen_as(
             let next = &next;
             scope.spawn(move || {
                 let mut engine = Engine::new(config.hash_mib.max(1));
+                // Checked by the caller (`run`); a failure here plays with the defaults.
+                let _ = apply_engine_options(&mut engine, &config.options);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= config.games {
@@ -444,6 +449,10 @@ pub struct DatagenArgs {
     /// train`).
     #[arg(long, value_enum, default_value_t = DataFormat::Text)]
     pub format: DataFormat,
+    /// A UCI option for every engine, e.g. --option EvalFile=nets/lull-1.nnue --option
+    /// "Use NNUE=true" to play the next generation's games with a network (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// `lull datagen`: plays the games with a progress bar, writes the positions and prints the
@@ -474,20 +483,31 @@ pub fn run(args: DatagenArgs) -> ExitCode {
             .unwrap_or(if args.book.is_some() { 0 } else { 8 }) as usize,
         skip_plies: args.skip_plies as usize,
         hash_mib: args.hash as usize,
-        ..DatagenConfig::default()
+        max_plies: DatagenConfig::default().max_plies,
+        options: args.options.clone(),
     };
+    // The options on a trial engine first: a typo or an unreadable network ends the run
+    // here, not silently in every worker.
+    if let Err(e) = apply_engine_options(&mut Engine::new(1), &config.options) {
+        return fail(2, e);
+    }
     let file = match std::fs::File::create(&args.output) {
         Ok(f) => f,
         Err(e) => return fail(2, format!("cannot create {}: {e}", args.output.display())),
     };
     eprintln!(
-        "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}",
+        "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}{}",
         config.games,
         config.nodes,
         config.threads,
         starts.len().max(1),
         config.random_plies,
-        config.seed
+        config.seed,
+        if config.options.is_empty() {
+            String::new()
+        } else {
+            format!(", options {}", config.options.join(", "))
+        }
     );
     // 2. Play, with a progress bar.
     let bar = progress_bar(args.games, "{pos}/{len} games");
