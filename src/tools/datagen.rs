@@ -556,6 +556,7 @@ mod tests {
             skip_plies: 6,
             hash_mib: 1,
             max_plies: 120,
+            options: Vec::new(),
         };
         let mut out = Vec::new();
         let mut calls = 0;
