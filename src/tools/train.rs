@@ -7,8 +7,9 @@
 //! flipped vertically for Black's perspective), `out = b2 + W2 · [a(h_us), a(h_them)]` with
 //! `a(x) = clamp(x, 0, 1)^2`, the target `lambda * result + (1 - lambda) * sigmoid(cp / S)`
 //! from the side to move's view, and the loss `(sigmoid(400 out / S) - target)^2` averaged
-//! over the batch, with S the evaluation scale (`--eval-scale`, 400 by default: then the
-//! network's `400 out` centipawns and the data's are on the same logistic). The optimiser is AdamW (decoupled weight decay on the weights, not the biases);
+//! over the batch, with S the evaluation scale (`--eval-scale`, 171 by default: Lull's
+//! centipawns per logistic unit, so that the network's `400 out` centipawns are on the data's
+//! scale). The optimiser is AdamW (decoupled weight decay on the weights, not the biases);
 //! every parameter is clipped to ±1.98 after each step.
 //!
 //! Training is data-parallel: each batch is split into one contiguous shard per thread, each
@@ -100,17 +101,25 @@ pub struct Objective {
     pub wdl: f32,
     /// Centipawns per unit of the logistic's argument, for the search scores of the data and
     /// for the network's own centipawns (`out * SCALE`): `p = sigmoid(cp / eval_scale)`.
-    /// The file's `SCALE` (400) by default; the scale of the evaluation that scored the data
-    /// (its Texel `1 / K`) makes the score half of the target agree with the result half, and
-    /// the network then speaks the same centipawns as that evaluation.
+    /// The scale of the evaluation that scored the data (its Texel `1 / K`) makes the score
+    /// half of the target agree with the result half, and the network then speaks the same
+    /// centipawns as that evaluation; the file's `SCALE` (400) makes the network's
+    /// centipawns the data's logistic as they stand.
     pub eval_scale: f32,
 }
+
+/// The default result weight of `lull train` (see [`Objective::wdl`]).
+pub const DEFAULT_WDL: f32 = 0.0;
+/// The default evaluation scale of `lull train`: centipawns per logistic unit of Lull's
+/// evaluations, 1/K of the hand-crafted evaluation's Texel fit (K = 0.005860, in
+/// `src/eval/weights.rs`).
+pub const DEFAULT_EVAL_SCALE: f32 = 171.0;
 
 impl Default for Objective {
     fn default() -> Self {
         Self {
-            wdl: 0.3,
-            eval_scale: SCALE as f32,
+            wdl: DEFAULT_WDL,
+            eval_scale: DEFAULT_EVAL_SCALE,
         }
     }
 }
@@ -700,14 +709,15 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.3, value_parser = unit)]
     pub lr_gamma: f32,
     /// Weight of the game result in the target (lambda; 0 = score only, 1 = result only).
-    #[arg(long, default_value_t = 0.3, value_parser = unit)]
+    /// 0 by default: with a few million positions from some ten thousand games the result
+    /// half is learnt game by game (docs/nnue.md, generation 1).
+    #[arg(long, default_value_t = DEFAULT_WDL, value_parser = unit)]
     pub wdl: f32,
     /// Centipawns per logistic unit, for the data's scores and the network's output:
-    /// `sigmoid(cp / SCALE)`. The default is the file's scale; the scale of the evaluation
-    /// that scored the data (its Texel 1/K: 171 for Lull's hand-crafted evaluation) keeps the
-    /// score and result halves of the target consistent and the network on that evaluation's
-    /// centipawns.
-    #[arg(long, default_value_t = SCALE as f32, value_parser = positive)]
+    /// `sigmoid(cp / SCALE)`. The default is the scale of Lull's own centipawns (the
+    /// hand-crafted evaluation's Texel 1/K, which generation 1 kept): it keeps the score and
+    /// result halves of the target consistent and the network on the search's margins.
+    #[arg(long, default_value_t = DEFAULT_EVAL_SCALE, value_parser = positive)]
     pub eval_scale: f32,
     /// AdamW's weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.01, value_parser = unit)]
@@ -922,6 +932,13 @@ mod tests {
             .collect()
     }
 
+    /// The checks' objective: the data here are 2,000 random material positions, where a
+    /// result weight keeps a small net from memorising the scores.
+    const SMALL_OBJECTIVE: Objective = Objective {
+        wdl: 0.3,
+        eval_scale: 400.0,
+    };
+
     fn small_config() -> TrainConfig {
         TrainConfig {
             epochs: 6,
@@ -929,6 +946,7 @@ mod tests {
             lr: 0.01,
             threads: 2,
             lr_drop_epochs: 4,
+            objective: SMALL_OBJECTIVE,
             ..TrainConfig::default()
         }
     }
@@ -951,16 +969,16 @@ mod tests {
         let config = small_config();
         let mut trainer = Trainer::new(32, 3);
         let before = (
-            loss(&trainer.net, train, Objective::default(), 2),
-            loss(&trainer.net, valid, Objective::default(), 1),
+            loss(&trainer.net, train, SMALL_OBJECTIVE, 2),
+            loss(&trainer.net, valid, SMALL_OBJECTIVE, 1),
         );
         let mut reports = Vec::new();
         for _ in 0..config.epochs {
             reports.push(trainer.train_epoch(&config, train, |_, _| {}));
         }
         let after = (
-            loss(&trainer.net, train, Objective::default(), 2),
-            loss(&trainer.net, valid, Objective::default(), 1),
+            loss(&trainer.net, train, SMALL_OBJECTIVE, 2),
+            loss(&trainer.net, valid, SMALL_OBJECTIVE, 1),
         );
         assert!(after.0 < 0.5 * before.0, "{before:?} -> {after:?}");
         assert!(after.1 < 0.5 * before.1, "{before:?} -> {after:?}");
@@ -1224,7 +1242,10 @@ mod tests {
         // 0.3 * 1 + 0.7 * sigmoid(1) for White, 0.3 * 0 + 0.7 * sigmoid(-1) for Black.
         let white = parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
         let black = parse_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
-        let objective = Objective::default();
+        let objective = Objective {
+            wdl: 0.3,
+            eval_scale: 400.0,
+        };
         let t = objective.target(&PackedRecord::encode(&white, 1.0, 400));
         assert!((t - (0.3 + 0.7 * sigmoid(1.0))).abs() < 1e-6);
         let t = objective.target(&PackedRecord::encode(&black, 1.0, 400));
