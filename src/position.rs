@@ -103,6 +103,15 @@ impl Position {
         !self.board().checkers().is_empty()
     }
 
+    /// Reserves room for `plies` more moves, so that playing them allocates nothing (a
+    /// search thread that allocates needs its own allocator arena, which may not fit under a
+    /// memory limit once every thread's stack is placed).
+    pub fn reserve_plies(&mut self, plies: usize) {
+        self.boards.reserve(plies);
+        self.hashes.reserve(plies);
+        self.reversible.reserve(plies);
+    }
+
     /// Plays a legal move (the caller guarantees legality, e.g. from move generation).
     #[inline]
     pub fn play(&mut self, mv: Move) {

@@ -1095,6 +1095,10 @@ impl Engine {
                 // No more helpers once the search should end (starting hundreds of threads
                 // on a few busy cores takes time), nor when another stack would leave too
                 // little memory for the search itself (an allocation that fails aborts).
+                // The helper's copy of the position, with room for every ply it can reach,
+                // is made here: the helper then allocates nothing while it searches.
+                let mut hpos = pos.clone();
+                hpos.reserve_plies(MAX_PLY + 2);
                 let late = !limits.ponder && tm.hard_expired();
                 let room = address_space_left(SPAWN_HEADROOM);
                 if late || !room || control.stop.load(Ordering::Relaxed) {
@@ -1107,7 +1111,6 @@ impl Engine {
                 let builder = std::thread::Builder::new();
                 #[cfg(test)]
                 let builder = tests::helper_builder(builder, helper.thread_id);
-                let mut hpos = pos.clone();
                 let spawned = builder.spawn_scoped(scope, move || {
                     helper.iterate(&mut hpos, searchmoves);
                 });
@@ -1120,6 +1123,7 @@ impl Engine {
                 }
             }
             let mut mpos = pos.clone();
+            mpos.reserve_plies(MAX_PLY + 2);
             let r = main.iterate(&mut mpos, searchmoves);
             // UCI: in ponder or infinite mode the answer waits for `stop` or `ponderhit`.
             while !control.stop.load(Ordering::Relaxed)
