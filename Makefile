@@ -4,9 +4,9 @@
 #   make                      build target/release/lull
 #   make EXE=../lull-dev      build, then copy the binary to ../lull-dev
 #
-# EVALFILE=<path> (OpenBench passes it for engines with a network) is accepted and ignored:
-# no network is embedded in the build yet (nnue::DEFAULT_NET); a network file is loaded at run
-# time with the UCI options EvalFile and Use NNUE (docs/nnue.md).
+#   make EVALFILE=<path>      embed that network instead of nets/lull-1.nnue (OpenBench
+#                             passes it; build.rs checks the file, a relative path is from
+#                             this directory)
 
 CARGO ?= cargo
 EXE ?=
@@ -29,7 +29,7 @@ ifneq ($(strip $(EXE)),)
 endif
 
 build:
-	$(CARGO) build --release
+	EVALFILE="$(EVALFILE)" $(CARGO) build --release
 
 clean:
 	$(CARGO) clean

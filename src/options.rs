@@ -409,7 +409,7 @@ pub fn option_specs() -> Vec<OptionSpec> {
             },
             Apply::Engine(|e, v| e.set_eval_file(v.text()).map(|()| None)),
         ),
-        // False until a trained network is embedded (nnue::USE_NNUE_DEFAULT).
+        // On with the embedded network (nnue::USE_NNUE_DEFAULT).
         check("Use NNUE", nnue::USE_NNUE_DEFAULT, |e, v| {
             e.set_use_nnue(v.flag()).map(|()| None)
         }),

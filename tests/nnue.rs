@@ -779,6 +779,7 @@ fn the_uci_eval_command_shows_the_evaluation_in_use() {
         line
     };
     lull.send("uci");
+    lull.send("setoption name Use NNUE value false");
     lull.send(&format!("position fen {fen}"));
     assert_eq!(
         eval_line(&mut lull),

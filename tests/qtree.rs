@@ -63,15 +63,21 @@ fn pos(fen: &str) -> Position {
 fn tree_of(fen: &str, max_nodes: usize) -> (Position, QTree) {
     let p = pos(fen);
     let mut engine = Engine::new(16);
+    // The hand-checked tree is the hand-crafted evaluation's.
+    engine.set_use_nnue(false).unwrap();
     let t = qtree(&mut engine, &p, -INFINITY, INFINITY, max_nodes);
     (p, t)
 }
 
+/// `lull` with `args`, and with the hand-crafted evaluation when the command is `qtree` (the
+/// hand-checked tree is its).
 fn lull(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lull"))
-        .args(args)
-        .output()
-        .expect("run lull")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lull"));
+    command.args(args);
+    if args.first() == Some(&"qtree") {
+        command.args(["--option", "Use NNUE=false"]);
+    }
+    command.output().expect("run lull")
 }
 
 fn stdout(out: &Output) -> String {

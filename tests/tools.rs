@@ -262,6 +262,33 @@ fn horizon_command_shows_both_searches() {
 }
 
 #[test]
+fn horizon_takes_engine_options() {
+    // The README's example is the hand-crafted evaluation's: Qxd4 +291 without quiescence,
+    // Qh5 -75 with it.
+    let out = lull(&["horizon", "--option", "Use NNUE=false"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let best = stdout.lines().find(|l| l.starts_with("best move")).unwrap();
+    assert_eq!(
+        best.split_whitespace().collect::<Vec<_>>(),
+        ["best", "move", "Qxd4", "Qh5"]
+    );
+    let score = stdout.lines().find(|l| l.starts_with("score")).unwrap();
+    assert_eq!(
+        score.split_whitespace().collect::<Vec<_>>(),
+        ["score", "cp", "291", "cp", "-75"]
+    );
+    // A bad option is a usage error that names it.
+    let out = lull(&["horizon", "--option", "NoSuchOption=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("NoSuchOption"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn horizon_takes_a_fen_and_rejects_a_bad_one() {
     // Words of the FEN may come unquoted.
     let out = lull(&[
@@ -290,7 +317,7 @@ fn horizon_takes_a_fen_and_rejects_a_bad_one() {
 #[test]
 fn horizon_library_example_differs_in_sign() {
     let pos = Position::from_fen(HORIZON_FEN).unwrap();
-    let report = run_horizon(&pos, HORIZON_DEPTH, 2);
+    let report = run_horizon(&pos, HORIZON_DEPTH, 2, &[]).unwrap();
     assert!(report.without.score > 0, "{}", report.render(&pos));
     assert!(report.with.score < 0, "{}", report.render(&pos));
     assert_eq!(report.without.best.as_deref(), Some("Qxd4"));
@@ -410,7 +437,17 @@ fn why_names_what_hid_the_line_and_rejects_bad_input() {
     // Black's node after Nf5 has a mate score for beta, and reverse futility returns there
     // (eval - margin >= beta holds trivially): Nf5's mate in 2 stays hidden.
     let fen = "1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - 0 1";
-    let out = lull(&["why", fen, "--line", "Nf5 e2 Rc5", "--depth", "5"]);
+    // The diagnosis is the hand-crafted evaluation's (its static eval and margins).
+    let out = lull(&[
+        "why",
+        fen,
+        "--line",
+        "Nf5 e2 Rc5",
+        "--depth",
+        "5",
+        "--option",
+        "Use NNUE=false",
+    ]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.starts_with("Line: Nf5 e2 Rc5#\n"), "{stdout}");

@@ -948,6 +948,11 @@ fn go_perft_and_bench_still_finish() {
     let (lines, total) = e.wait_for("Nodes searched", |l| l.starts_with("Nodes searched"));
     assert_eq!(total, "Nodes searched: 8902");
     assert_eq!(lines.len(), 21, "20 moves and an empty line: {lines:?}");
+    // The job's last line: after it the engine is idle (a `bench` sent between the two lines
+    // is refused as sent during a search).
+    e.wait_for("the perft time", |l| {
+        l.starts_with("info string perft time")
+    });
     e.send("bench 2");
     let (lines, signature) = e.wait_for("the bench line", |l| l.ends_with(" nps"));
     assert!(errors(&lines).is_empty(), "{lines:?}");

@@ -20,6 +20,17 @@ impl Accumulator {
         }
     }
 
+    /// [`Accumulator::zeroed`], or `None` when the memory cannot be had (a search under a
+    /// memory limit then does without this accumulator instead of aborting).
+    pub fn try_zeroed(hidden: usize) -> Option<Self> {
+        let mut values = Vec::new();
+        values.try_reserve_exact(2 * hidden).ok()?;
+        values.resize(2 * hidden, 0);
+        Some(Self {
+            values: values.into_boxed_slice(),
+        })
+    }
+
     /// The hidden size.
     pub fn hidden(&self) -> usize {
         self.values.len() / 2

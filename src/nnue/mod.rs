@@ -22,7 +22,8 @@
 //! it up to date from its parent only when the node asks for an evaluation. This module
 //! knows nothing of the search; the hot loops are in `simd.rs`.
 //!
-//! The default network is embedded in the binary through [`DEFAULT_NET`] (none yet).
+//! The default network is embedded in the binary through [`DEFAULT_NET`]: `nets/lull-1.nnue`
+//! (how it was made: docs/nnue.md).
 
 mod accumulator;
 pub mod simd;
@@ -34,15 +35,17 @@ use cozy_chess::{Board, Color, Piece, Square};
 pub use accumulator::Accumulator;
 use simd::Kernels;
 
-/// The network file to embed: `None` until a trained network beats the hand-crafted
-/// evaluation. To embed one, put it in `nets/` and write
-/// `pub const DEFAULT_NET: Option<&[u8]> = Some(include_bytes!("../../nets/lull-1.nnue"));`
-/// (the path is relative to this file), and set [`USE_NNUE_DEFAULT`] to true.
-pub const DEFAULT_NET: Option<&[u8]> = None;
+/// The network embedded in the binary, the default of `EvalFile`: `nets/lull-1.nnue`
+/// (generation 1, which beat the hand-crafted evaluation: docs/nnue.md, docs/strength.md),
+/// or the file of the `EVALFILE` environment variable at build time (`build.rs` checks it
+/// and copies it to `OUT_DIR`). A build without a network would say `None` here and set
+/// [`USE_NNUE_DEFAULT`] to false.
+pub const DEFAULT_NET: Option<&[u8]> =
+    Some(include_bytes!(concat!(env!("OUT_DIR"), "/default.nnue")));
 
-/// The default of the `Use NNUE` option: false for now, true once a network is embedded in
-/// [`DEFAULT_NET`] (the bench signature then changes).
-pub const USE_NNUE_DEFAULT: bool = false;
+/// The default of the `Use NNUE` option: true, with the network of [`DEFAULT_NET`]
+/// (`Use NNUE=false` searches with the hand-crafted evaluation).
+pub const USE_NNUE_DEFAULT: bool = true;
 
 /// The default of the `EvalFile` option: `<default>` (the embedded network) when one is
 /// embedded, empty otherwise.

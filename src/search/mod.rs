@@ -1076,8 +1076,12 @@ impl Engine {
                 helper_limits.clone()
             };
             t.report = if i == 0 { self.report.clone() } else { None };
-            t.nnue
-                .start(self.use_nnue.then(|| self.network.clone()).flatten(), pos);
+        }
+        // The network's accumulators: the main thread's now (without memory for them it
+        // searches with the hand-crafted evaluation), each helper's just before it starts.
+        let net = self.use_nnue.then(|| self.network.clone()).flatten();
+        if let Some(main) = self.threads.first_mut() {
+            main.nnue.start(net.clone(), pos);
         }
         let control = Arc::clone(&self.control);
         let (main, helpers) = self.threads.split_first_mut().expect("at least one thread");
@@ -1099,9 +1103,11 @@ impl Engine {
                 // is made here: the helper then allocates nothing while it searches.
                 let mut hpos = pos.clone();
                 hpos.reserve_plies(MAX_PLY + 2);
+                // Its accumulators too; a helper without memory for them is left out.
+                let ready = helper.nnue.start(net.clone(), pos);
                 let late = !limits.ponder && tm.hard_expired();
                 let room = address_space_left(SPAWN_HEADROOM);
-                if late || !room || control.stop.load(Ordering::Relaxed) {
+                if !ready || late || !room || control.stop.load(Ordering::Relaxed) {
                     for idle in helpers {
                         idle.stats = SearchStats::default();
                         idle.node_counters[idle.thread_id].store(0, Ordering::Relaxed);

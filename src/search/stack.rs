@@ -124,17 +124,31 @@ pub struct NnueStack {
 impl NnueStack {
     /// Starts a search at `root`: with a network, computes the root's accumulator from
     /// scratch (allocating the frames if the hidden size changed); without one, the stack
-    /// stays inactive.
-    pub fn start(&mut self, net: Option<Arc<Network>>, root: &Position) {
+    /// stays inactive. False when the frames cannot be allocated (a memory limit): the stack
+    /// is then inactive, and the caller leaves a helper out or lets the main thread search
+    /// with the hand-crafted evaluation rather than abort.
+    pub fn start(&mut self, net: Option<Arc<Network>>, root: &Position) -> bool {
         self.net = net;
-        if let Some(net) = &self.net {
-            if self.frames.len() != MAX_PLY + 2 || self.frames[0].hidden() != net.hidden() {
-                self.frames = vec![net.new_accumulator(); MAX_PLY + 2];
+        let Some(net) = &self.net else {
+            return true;
+        };
+        if self.frames.len() != MAX_PLY + 2 || self.frames[0].hidden() != net.hidden() {
+            self.frames = Vec::new();
+            let frames = (0..MAX_PLY + 2)
+                .map(|_| Accumulator::try_zeroed(net.hidden()))
+                .collect::<Option<Vec<_>>>();
+            match frames {
+                Some(frames) => self.frames = frames,
+                None => {
+                    self.net = None;
+                    return false;
+                }
             }
-            net.refresh(root.board(), &mut self.frames[0]);
-            self.root = root.game_ply();
-            self.fresh = 0;
         }
+        net.refresh(root.board(), &mut self.frames[0]);
+        self.root = root.game_ply();
+        self.fresh = 0;
+        true
     }
 
     /// Whether the search evaluates with the network.

@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::san::{line_to_san, move_to_san};
 use crate::search::SearchResult;
 use crate::time::Limits;
-use crate::tools::cli::{fail, position_from_words, quiet_engine};
+use crate::tools::cli::{apply_engine_options, fail, position_from_words, quiet_engine};
 use crate::tools::{uci_score_text, wrap_words};
 
 /// The built-in example (see [`HORIZON_NOTE`]): White's queen can take a knight that only a
@@ -61,29 +61,43 @@ pub struct HorizonReport {
     pub with: HorizonRun,
 }
 
-/// Searches `pos` to `depth` with a fresh engine, the quiescence search on or off.
-pub fn search_once(pos: &Position, depth: i32, qsearch: bool, hash_mib: usize) -> HorizonRun {
+/// Searches `pos` to `depth` with a fresh engine, the `NAME=VALUE` engine `options` applied
+/// and then the quiescence search on or off. An error names a bad option.
+pub fn search_once(
+    pos: &Position,
+    depth: i32,
+    qsearch: bool,
+    hash_mib: usize,
+    options: &[String],
+) -> Result<HorizonRun, String> {
     let mut engine = quiet_engine(hash_mib);
+    apply_engine_options(&mut engine, options)?;
     engine.options.qs.enabled = qsearch;
     let result = engine.search(pos, &Limits::depth(depth), &[]);
     let board = pos.board();
-    HorizonRun {
+    Ok(HorizonRun {
         qsearch,
         best: result.best_move.map(|m| move_to_san(board, m)),
         score: result.score,
         pv: line_to_san(board, &result.pv),
         result,
-    }
+    })
 }
 
-/// Searches `pos` to `depth` without and with the quiescence search.
-pub fn run_horizon(pos: &Position, depth: i32, hash_mib: usize) -> HorizonReport {
-    HorizonReport {
+/// Searches `pos` to `depth` without and with the quiescence search, with the engine
+/// `options` (e.g. `Use NNUE=false`) in both.
+pub fn run_horizon(
+    pos: &Position,
+    depth: i32,
+    hash_mib: usize,
+    options: &[String],
+) -> Result<HorizonReport, String> {
+    Ok(HorizonReport {
         fen: pos.fen(),
         depth,
-        without: search_once(pos, depth, false, hash_mib),
-        with: search_once(pos, depth, true, hash_mib),
-    }
+        without: search_once(pos, depth, false, hash_mib, options)?,
+        with: search_once(pos, depth, true, hash_mib, options)?,
+    })
 }
 
 impl HorizonReport {
@@ -174,6 +188,10 @@ pub struct HorizonArgs {
     /// Hash size in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
+    /// A UCI option for both searches, e.g. --option "Use NNUE=false" (repeatable; QSearch
+    /// itself is what the two searches differ in).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// `lull horizon`: both searches side by side (and, for the built-in position, why it is
@@ -183,7 +201,10 @@ pub fn run(args: HorizonArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return fail(2, e),
     };
-    let report = run_horizon(&pos, args.depth, args.hash as usize);
+    let report = match run_horizon(&pos, args.depth, args.hash as usize, &args.options) {
+        Ok(r) => r,
+        Err(e) => return fail(2, e),
+    };
     print!("{}", report.render(&pos));
     if args.fen.is_empty() {
         println!();
@@ -199,7 +220,7 @@ mod tests {
     #[test]
     fn builtin_example_shows_the_horizon_effect() {
         let pos = Position::from_fen(HORIZON_FEN).unwrap();
-        let report = run_horizon(&pos, HORIZON_DEPTH, 2);
+        let report = run_horizon(&pos, HORIZON_DEPTH, 2, &[]).unwrap();
         let text = report.render(&pos);
         assert!(report.signs_differ(), "{text}");
         assert!(report.without.score > 0 && report.with.score < 0, "{text}");
@@ -228,7 +249,7 @@ mod tests {
     fn positions_without_moves_render() {
         // Checkmated side to move: both searches return no move.
         let pos = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        let report = run_horizon(&pos, 2, 1);
+        let report = run_horizon(&pos, 2, 1, &[]).unwrap();
         assert!(report.without.best.is_none() && report.with.best.is_none());
         assert!(report.render(&pos).contains("(none)"));
     }

@@ -90,8 +90,15 @@ pub struct MeasureConfig {
     pub wac_budgets: Vec<u64>,
     /// Hash per engine, in MiB.
     pub hash_mib: usize,
-    /// Extra options applied to every option set (the evaluation: `EvalFile`, `Use NNUE`).
+    /// Extra options applied to every option set (the evaluation: `EvalFile`, `Use NNUE`);
+    /// the hand-crafted evaluation by default (see [`hand_crafted`]).
     pub eval_options: Vec<(String, String)>,
+}
+
+/// The evaluation options of the report's main columns: the hand-crafted evaluation, whose
+/// quiescence search the literature describes (the network has a column of its own).
+pub fn hand_crafted() -> Vec<(String, String)> {
+    vec![("Use NNUE".to_string(), "false".to_string())]
 }
 
 impl MeasureConfig {
@@ -104,7 +111,7 @@ impl MeasureConfig {
             wac_positions: 300,
             wac_budgets: vec![10_000, 30_000, 100_000],
             hash_mib: 16,
-            eval_options: Vec::new(),
+            eval_options: hand_crafted(),
         }
     }
 

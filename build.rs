@@ -1,0 +1,47 @@
+//! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-1.nnue`, or
+//! the file named by the environment variable `EVALFILE` (OpenBench passes it; a relative
+//! path is taken from the repository root). The file is checked the way the engine reads it
+//! (magic, version, size for its hidden width), so that a wrong file fails the build instead
+//! of leaving a binary that silently falls back to the hand-crafted evaluation.
+
+use std::path::PathBuf;
+
+const DEFAULT_NET: &str = "nets/lull-1.nnue";
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=EVALFILE");
+    let src = match std::env::var("EVALFILE") {
+        Ok(path) if !path.trim().is_empty() => PathBuf::from(path.trim()),
+        _ => PathBuf::from(DEFAULT_NET),
+    };
+    println!("cargo:rerun-if-changed={}", src.display());
+    let bytes = std::fs::read(&src)
+        .unwrap_or_else(|e| panic!("EVALFILE: cannot read {}: {e}", src.display()));
+    if let Err(why) = check(&bytes) {
+        panic!("EVALFILE: {} is not a Lull network: {why}", src.display());
+    }
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    std::fs::write(out.join("default.nnue"), bytes).expect("write the embedded network");
+}
+
+/// The header and size checks of `Network::from_bytes` (docs/nnue.md, "The .nnue file").
+fn check(bytes: &[u8]) -> Result<(), String> {
+    let u32_at = |i: usize| -> Result<u32, String> {
+        bytes
+            .get(i..i + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .ok_or_else(|| format!("{} bytes, shorter than the header", bytes.len()))
+    };
+    if bytes.get(..8) != Some(b"LULLNNUE".as_slice()) {
+        return Err("no LULLNNUE magic".to_string());
+    }
+    if u32_at(8)? != 1 {
+        return Err(format!("format version {}, not 1", u32_at(8)?));
+    }
+    let n = u32_at(12)? as usize;
+    let size = 28 + 2 * (768 * n + n + 2 * n) + 4;
+    if bytes.len() != size {
+        return Err(format!("{} bytes, not {size} for N = {n}", bytes.len()));
+    }
+    Ok(())
+}
