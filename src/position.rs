@@ -103,9 +103,8 @@ impl Position {
         !self.board().checkers().is_empty()
     }
 
-    /// Reserves room for `plies` more moves, so that playing them allocates nothing (a
-    /// search thread that allocates needs its own allocator arena, which may not fit under a
-    /// memory limit once every thread's stack is placed).
+    /// Reserves room for `plies` more moves, so that playing them does not grow the history
+    /// (a search reserves its depth before its threads start, where memory is still checked).
     pub fn reserve_plies(&mut self, plies: usize) {
         self.boards.reserve(plies);
         self.hashes.reserve(plies);

@@ -19,27 +19,34 @@ fn path(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `lull datagen` of 4 short games with seed 3 into `out`, in `format`, with `extra` arguments.
+fn datagen(out: &std::path::Path, format: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "datagen",
+        "-o",
+        path(out),
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--hash",
+        "1",
+        "--seed",
+        "3",
+        "--format",
+        format,
+    ];
+    args.extend_from_slice(extra);
+    lull(&args)
+}
+
 #[test]
 fn datagen_convert_merge_and_train_run_end_to_end() {
     // 1. Text and binary data from the same games.
     let txt = temp_file("games.txt");
     let bin = temp_file("games.bin");
     for (file, format) in [(&txt, "text"), (&bin, "bin")] {
-        let out = lull(&[
-            "datagen",
-            "-o",
-            path(file),
-            "--games",
-            "4",
-            "--nodes",
-            "300",
-            "--hash",
-            "1",
-            "--seed",
-            "3",
-            "--format",
-            format,
-        ]);
+        let out = datagen(file, format, &[]);
         assert!(out.status.success(), "{}", text(&out.stderr));
     }
     // 2. Converting the text gives the binary file, byte for byte.
@@ -141,29 +148,16 @@ fn datagen_convert_merge_and_train_run_end_to_end() {
         std::fs::read(&resumed).unwrap(),
         std::fs::read(&net).unwrap()
     );
-    // 6. The next generation's games: the same seed played with the network gives other
-    // games (its scores, its moves), in the same format.
+    // 6. The next generation's games: the same seed played with the network just trained
+    // (not the embedded one of step 1) gives other games (its scores, its moves), in the
+    // same format.
     let gen1 = temp_file("gen1.bin");
     let eval_file = format!("EvalFile={}", path(&net));
-    let out = lull(&[
-        "datagen",
-        "-o",
-        path(&gen1),
-        "--games",
-        "4",
-        "--nodes",
-        "300",
-        "--hash",
-        "1",
-        "--seed",
-        "3",
-        "--format",
+    let out = datagen(
+        &gen1,
         "bin",
-        "--option",
-        &eval_file,
-        "--option",
-        "Use NNUE=true",
-    ]);
+        &["--option", &eval_file, "--option", "Use NNUE=true"],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("options EvalFile="),

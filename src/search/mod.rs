@@ -1100,7 +1100,7 @@ impl Engine {
                 // on a few busy cores takes time), nor when another stack would leave too
                 // little memory for the search itself (an allocation that fails aborts).
                 // The helper's copy of the position, with room for every ply it can reach,
-                // is made here: the helper then allocates nothing while it searches.
+                // is made here, so that its history never grows while it searches.
                 let mut hpos = pos.clone();
                 hpos.reserve_plies(MAX_PLY + 2);
                 // Its accumulators too; a helper without memory for them is left out.

@@ -483,8 +483,8 @@ pub fn run(args: DatagenArgs) -> ExitCode {
             .unwrap_or(if args.book.is_some() { 0 } else { 8 }) as usize,
         skip_plies: args.skip_plies as usize,
         hash_mib: args.hash as usize,
-        max_plies: DatagenConfig::default().max_plies,
         options: args.options.clone(),
+        ..DatagenConfig::default()
     };
     // The options on a trial engine first: a typo or an unreadable network ends the run
     // here, not silently in every worker.
