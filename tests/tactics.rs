@@ -1,6 +1,13 @@
-//! Tactics (issue #15): `go mate N` answers with the shortest mate. The search is run from a
-//! fresh engine on one thread, so the result is the same on every machine.
+//! Tactics (issue #15): `go mate N` answers with the shortest mate, and `scripts/tactics.py`
+//! (the side-by-side suite runner) counts a position as solved exactly when it should. The
+//! searches are run from a fresh engine on one thread, so the results are the same on every
+//! machine.
 
+mod common;
+
+use std::process::Command;
+
+use common::{ensure_python_chess, lull_binary, python, temp_file_of, text};
 use lull::position::Position;
 use lull::search::Engine;
 use lull::time::Limits;
@@ -28,4 +35,58 @@ fn go_mate_returns_the_shortest_mate() {
     assert!(p.is_checkmate());
     // And it stops once that is proven, not at the maximum depth.
     assert!(r.depth <= 6, "depth {}", r.depth);
+}
+
+/// Runs `scripts/tactics.py` with Lull on the given suites (100 ms a position) and returns its
+/// JSON records in file order.
+fn tactics_script(epd: &str, mates: &str) -> Vec<serde_json::Value> {
+    ensure_python_chess();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let best = temp_file_of("tactics", "best.epd");
+    let mate = temp_file_of("tactics", "mate_in_1.epd");
+    let json = temp_file_of("tactics", "records.json");
+    std::fs::write(&best, epd).unwrap();
+    std::fs::write(&mate, mates).unwrap();
+    let engine = format!("lull={}", lull_binary().display());
+    let out = Command::new(python())
+        .arg(dir.join("scripts/tactics.py"))
+        .args(["--engine", &engine, "--movetime", "100", "--hash", "16"])
+        .arg("--epd")
+        .arg(&best)
+        .arg("--mates")
+        .arg(&mate)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("python runs tactics.py");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The table: 1 of the 3 best-move positions, 1 of the 2 mates, 2 of 5 in all.
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("1 / 3"), "{stdout}");
+    assert!(stdout.contains("1 / 2"), "{stdout}");
+    assert!(stdout.contains("2 / 5"), "{stdout}");
+    let records = std::fs::read_to_string(&json).expect("the JSON records");
+    serde_json::from_str::<Vec<serde_json::Value>>(&records).unwrap()
+}
+
+#[test]
+fn tactics_script_counts_solved_and_missed_positions() {
+    // A back-rank mate: Rd8# is the answer. Solved when `bm` names it, missed when `bm` names
+    // another move or `am` (an avoid-move line without `bm`) names it.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - -";
+    let epd =
+        format!("{fen} bm Rd8#; id \"mate\";\n{fen} bm Rd2; id \"wrong bm\";\n{fen} am Rd8#;\n");
+    // Mate suites: found when the reported mate is at most N moves. The same back rank is a
+    // mate in 1; a mate in 2 (mate_in_2.epd line 138) claimed as `+M1` cannot be found.
+    let mates = format!(
+        "{fen} bm Rd1-d8; ce +M1;\n2rRR3/5pk1/1n4p1/p5P1/1r1N4/5P2/4PK2/8 w - - bm Nd4-e6; ce +M1;\n"
+    );
+    let records = tactics_script(&epd, &mates);
+    let solved: Vec<bool> = records.iter().map(|r| r["solved"] == true).collect();
+    assert_eq!(solved, [true, false, false, true, false], "{records:#?}");
+    for r in &records[..4] {
+        assert_eq!(r["move"], "d1d8", "{r:#?}");
+    }
+    assert_eq!(records[3]["score"], "#+1", "{:#?}", records[3]);
+    assert_eq!(records[4]["score"], "#+2", "{:#?}", records[4]);
 }
