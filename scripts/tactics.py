@@ -38,7 +38,8 @@ def parse_engine(spec):
 
 
 def read_epd(path):
-    """(board, ops) for each line; the mate suites' long-algebraic bm moves are kept as text."""
+    """One record per line: file, line number, board and the EPD operations as text (the mate
+    suites' long-algebraic `bm` moves are never parsed: their `ce +MN` decides)."""
     items = []
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
