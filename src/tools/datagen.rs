@@ -449,7 +449,7 @@ pub struct DatagenArgs {
     /// train`).
     #[arg(long, value_enum, default_value_t = DataFormat::Text)]
     pub format: DataFormat,
-    /// A UCI option for every engine, e.g. --option EvalFile=nets/lull-1.nnue --option
+    /// A UCI option for every engine, e.g. --option EvalFile=nets/lull-2.nnue --option
     /// "Use NNUE=true" to play the next generation's games with a network (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
