@@ -304,6 +304,31 @@ pub fn option_specs() -> Vec<OptionSpec> {
             e.options.capture_history = v.flag();
             Ok(None)
         }),
+        // The main search's pruning and reductions, one switch each (all on by default).
+        check("ReverseFutility", true, |e, v| {
+            e.options.pruning.reverse_futility = v.flag();
+            Ok(None)
+        }),
+        check("NullMovePruning", true, |e, v| {
+            e.options.pruning.null_move = v.flag();
+            Ok(None)
+        }),
+        check("FutilityPruning", true, |e, v| {
+            e.options.pruning.futility = v.flag();
+            Ok(None)
+        }),
+        check("LateMovePruning", true, |e, v| {
+            e.options.pruning.late_move_pruning = v.flag();
+            Ok(None)
+        }),
+        check("SEEPruning", true, |e, v| {
+            e.options.pruning.see = v.flag();
+            Ok(None)
+        }),
+        check("LateMoveReductions", true, |e, v| {
+            e.options.pruning.late_move_reductions = v.flag();
+            Ok(None)
+        }),
         other(
             "Clear Hash",
             OptionKind::Button,
@@ -511,6 +536,12 @@ mod tests {
                 "Move Overhead",
                 "MultiPV",
                 "CaptureHistory",
+                "ReverseFutility",
+                "NullMovePruning",
+                "FutilityPruning",
+                "LateMovePruning",
+                "SEEPruning",
+                "LateMoveReductions",
                 "Clear Hash",
                 "Ponder",
                 "UCI_Chess960",

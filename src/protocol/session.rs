@@ -374,6 +374,8 @@ mod tests {
             ("OwnBook", "true"),
             ("BookDepth", "5"),
             ("BookBestMove", "true"),
+            ("ReverseFutility", "false"),
+            ("LateMoveReductions", "false"),
             ("SyzygyProbeDepth", "3"),
             ("Syzygy50MoveRule", "false"),
             ("SyzygyProbeLimit", "5"),
@@ -411,6 +413,11 @@ mod tests {
             move_overhead: 77,
             multipv: 2,
             capture_history: true,
+            pruning: crate::search::PruningOptions {
+                reverse_futility: false,
+                late_move_reductions: false,
+                ..crate::search::PruningOptions::default()
+            },
             syzygy_probe_depth: 3,
             syzygy_50_move_rule: false,
             syzygy_probe_limit: 5,
@@ -425,6 +432,7 @@ mod tests {
         assert_eq!(e.options.qs, want.qs);
         assert_eq!(e.options.move_overhead, want.move_overhead);
         assert_eq!(e.options.multipv, want.multipv);
+        assert_eq!(e.options.pruning, want.pruning);
         assert_eq!(e.options.syzygy_probe_depth, want.syzygy_probe_depth);
         assert_eq!(e.options.syzygy_50_move_rule, want.syzygy_50_move_rule);
         assert_eq!(e.options.syzygy_probe_limit, want.syzygy_probe_limit);

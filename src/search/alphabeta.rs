@@ -254,7 +254,11 @@ impl Searcher {
             // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval.abs() < TB_BOUND {
+            if self.options.pruning.reverse_futility
+                && depth <= RFP_MAX_DEPTH
+                && eval - margin >= beta
+                && eval.abs() < TB_BOUND
+            {
                 let kind = WhyKind::ReverseFutility { eval, margin };
                 self.why_note(on_line, ply, depth, alpha, beta, kind);
                 return (eval + beta) / 2;
@@ -262,7 +266,8 @@ impl Searcher {
 
             // Step 7. Null-move pruning: if passing still fails high with a reduced search,
             // a real move will too (not in pawn endings: zugzwang).
-            if depth >= NMP_MIN_DEPTH
+            if self.options.pruning.null_move
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && !self.stack[ply].after_null
                 && !pos.only_pawns(pos.side_to_move())
@@ -339,6 +344,7 @@ impl Searcher {
             } else {
                 LMP_NOT_IMPROVING_DIVISOR
             };
+        let pruning = self.options.pruning;
         while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
             legal += 1;
             let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
@@ -349,7 +355,10 @@ impl Searcher {
                 if quiet {
                     // Late move pruning: enough quiet moves tried at low depth; the picker
                     // drops the remaining quiet moves at once instead of yielding them.
-                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                    if pruning.late_move_pruning
+                        && depth <= LMP_MAX_DEPTH
+                        && quiets_tried.len() as i32 >= lmp_limit
+                    {
                         let dropped = |m: cozy_chess::Move| {
                             !pos.is_capture(m)
                                 && m.promotion.is_none()
@@ -367,7 +376,8 @@ impl Searcher {
                         continue;
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
-                    if depth <= FP_MAX_DEPTH
+                    if pruning.futility
+                        && depth <= FP_MAX_DEPTH
                         && !pv_node
                         && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
                         && !pos.may_give_check(mv, &check_squares)
@@ -381,7 +391,8 @@ impl Searcher {
                     }
                     // SEE pruning of quiet moves onto attacked squares (not checks: a
                     // checking sacrifice is the stuff of tactics).
-                    if depth <= SEE_QUIET_MAX_DEPTH
+                    if pruning.see
+                        && depth <= SEE_QUIET_MAX_DEPTH
                         && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
                         && !pos.may_give_check(mv, &check_squares)
                     {
@@ -390,7 +401,8 @@ impl Searcher {
                         }
                         continue;
                     }
-                } else if depth <= SEE_CAPTURE_MAX_DEPTH
+                } else if pruning.see
+                    && depth <= SEE_CAPTURE_MAX_DEPTH
                     && matches!(stage, Stage::BadCaptures | Stage::UnderPromotions)
                     && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
                     && !pos.may_give_check(mv, &check_squares)
@@ -421,7 +433,8 @@ impl Searcher {
             } else {
                 // Step 10b. Late move reductions for quiet moves after the first few.
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
+                if pruning.late_move_reductions
+                    && depth >= LMR_MIN_DEPTH
                     && searched > usize::from(pv_node)
                     && quiet
                     && !gives_check

@@ -93,12 +93,46 @@ pub struct SearchOptions {
     /// `CaptureHistory`: order the main search's good captures by victim and capture history
     /// instead of MVV-LVA (off by default until a match says it gains).
     pub capture_history: bool,
+    /// The main search's selectivity, one switch per technique.
+    pub pruning: PruningOptions,
     /// `SyzygyProbeDepth`: the search probes the WDL tables only at this depth or more.
     pub syzygy_probe_depth: i32,
     /// `Syzygy50MoveRule`: cursed wins and blessed losses count as draws.
     pub syzygy_50_move_rule: bool,
     /// `SyzygyProbeLimit`: positions with more pieces than this are not probed.
     pub syzygy_probe_limit: usize,
+}
+
+/// The main search's pruning and reduction techniques, each a switch (all on by default), so
+/// that their effect on a position, a suite or a match can be seen one at a time. Off, a
+/// technique is skipped as if its condition never held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PruningOptions {
+    /// `ReverseFutility`: a node far above beta at low depth returns at once (Step 6).
+    pub reverse_futility: bool,
+    /// `NullMovePruning`: a node where passing still fails high returns (Step 7).
+    pub null_move: bool,
+    /// `FutilityPruning`: quiet moves that cannot lift the eval to alpha are skipped (10a).
+    pub futility: bool,
+    /// `LateMovePruning`: at low depth, quiet moves after the first few are skipped (10a).
+    pub late_move_pruning: bool,
+    /// `SEEPruning`: quiet moves and captures that lose material by SEE are skipped (10a).
+    pub see: bool,
+    /// `LateMoveReductions`: late quiet moves are searched shallower first (10b).
+    pub late_move_reductions: bool,
+}
+
+impl Default for PruningOptions {
+    fn default() -> Self {
+        Self {
+            reverse_futility: true,
+            null_move: true,
+            futility: true,
+            late_move_pruning: true,
+            see: true,
+            late_move_reductions: true,
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -108,6 +142,7 @@ impl Default for SearchOptions {
             move_overhead: params::MOVE_OVERHEAD,
             multipv: 1,
             capture_history: false,
+            pruning: PruningOptions::default(),
             syzygy_probe_depth: 1,
             syzygy_50_move_rule: true,
             syzygy_probe_limit: 7,
