@@ -29,6 +29,17 @@ pub const DEFAULT_BOOK_DEPTH: i64 = 16;
 /// Largest `BookDepth`.
 pub const MAX_BOOK_DEPTH: i64 = 1024;
 
+/// The switches of the main search's pruning and reductions (check options, on by default):
+/// off, each technique is skipped (`crate::search::PruningOptions`).
+pub const PRUNING_SWITCHES: [&str; 6] = [
+    "ReverseFutility",
+    "NullMovePruning",
+    "FutilityPruning",
+    "LateMovePruning",
+    "SEEPruning",
+    "LateMoveReductions",
+];
+
 /// The type of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -568,6 +579,13 @@ mod tests {
                 "SyzygyProbeLimit",
             ]
         );
+        for name in PRUNING_SWITCHES {
+            assert_eq!(
+                find_option(name).unwrap().kind,
+                OptionKind::Check { default: true },
+                "{name}"
+            );
+        }
         assert_eq!(
             find_option("use nnue").unwrap().uci_line(),
             format!(

@@ -103,14 +103,7 @@ fn each_pruning_switch_changes_the_tree() {
         depth: Some(8),
         ..Limits::default()
     };
-    let names = [
-        "ReverseFutility",
-        "NullMovePruning",
-        "FutilityPruning",
-        "LateMovePruning",
-        "SEEPruning",
-        "LateMoveReductions",
-    ];
+    let names = lull::options::PRUNING_SWITCHES;
     let nodes = |off: &[&str]| {
         let mut engine = Engine::new(16);
         for n in off {
