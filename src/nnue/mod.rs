@@ -36,7 +36,8 @@ pub use accumulator::Accumulator;
 use simd::Kernels;
 
 /// The network embedded in the binary, the default of `EvalFile`: `nets/lull-2.nnue`
-/// (generation 1, which beat the hand-crafted evaluation: docs/nnue.md, docs/strength.md),
+/// (generation 2, which beat generation 1, `nets/lull-1.nnue`, which beat the hand-crafted
+/// evaluation: docs/nnue.md, docs/strength.md),
 /// or the file of the `EVALFILE` environment variable at build time (`build.rs` checks it
 /// and copies it to `OUT_DIR`). A build without a network would say `None` here and set
 /// [`USE_NNUE_DEFAULT`] to false.

@@ -250,11 +250,13 @@ impl Searcher {
             _ => static_eval,
         };
 
+        // The techniques switched on (`PruningOptions`, one UCI switch each).
+        let pruning = self.options.pruning;
         if !pv_node && !in_check && !root {
             // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not bring the score below it.
             let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if self.options.pruning.reverse_futility
+            if pruning.reverse_futility
                 && depth <= RFP_MAX_DEPTH
                 && eval - margin >= beta
                 && eval.abs() < TB_BOUND
@@ -266,7 +268,7 @@ impl Searcher {
 
             // Step 7. Null-move pruning: if passing still fails high with a reduced search,
             // a real move will too (not in pawn endings: zugzwang).
-            if self.options.pruning.null_move
+            if pruning.null_move
                 && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && !self.stack[ply].after_null
@@ -344,7 +346,6 @@ impl Searcher {
             } else {
                 LMP_NOT_IMPROVING_DIVISOR
             };
-        let pruning = self.options.pruning;
         while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
             legal += 1;
             let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
