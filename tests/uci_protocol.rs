@@ -948,8 +948,8 @@ fn go_perft_and_bench_still_finish() {
     let (lines, total) = e.wait_for("Nodes searched", |l| l.starts_with("Nodes searched"));
     assert_eq!(total, "Nodes searched: 8902");
     assert_eq!(lines.len(), 21, "20 moves and an empty line: {lines:?}");
-    // The job's last line: after it the engine is idle (a `bench` sent between the two lines
-    // is refused as sent during a search).
+    // The job's last line. From the total on, the job counts as answered: a command sent
+    // then waits for it to end (see `a_command_sent_on_a_jobs_last_line_is_carried_out`).
     e.wait_for("the perft time", |l| {
         l.starts_with("info string perft time")
     });
@@ -970,6 +970,34 @@ fn go_perft_and_bench_still_finish() {
         rest.contains(&"Nodes searched: 197281".to_string()),
         "{rest:?}"
     );
+}
+
+/// A script reads a job's last line and sends its next command at once: the command is
+/// carried out, never refused as sent "while a search is running" (the thread had printed
+/// its last line but not yet counted as finished, a window that load widens).
+#[test]
+fn a_command_sent_on_a_jobs_last_line_is_carried_out() {
+    let mut e = Engine::start();
+    for round in 0..200 {
+        e.send("go perft 1");
+        e.wait_for("the perft time", |l| {
+            l.starts_with("info string perft time")
+        });
+        e.send("eval");
+        let (_, line) = e.wait_for("the eval or an error", |l| {
+            l.starts_with("info string eval ") || l.starts_with("info string error:")
+        });
+        assert!(
+            line.starts_with("info string eval "),
+            "round {round}: {line}"
+        );
+    }
+    e.send("bench 1");
+    e.wait_for("the bench line", |l| l.ends_with(" nps"));
+    e.send("setoption name Hash value 2");
+    e.send("isready");
+    let (lines, _) = e.wait_for("readyok", |l| l == "readyok");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
 }
 
 #[test]

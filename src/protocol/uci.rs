@@ -26,10 +26,23 @@ fn error(what: &str) {
     say(&format!("info string error: {what}"));
 }
 
+/// Prints the closing lines of a search or job (`bestmove`, a perft total, a bench signature)
+/// through `out`, with `answered` set first: a GUI or script that reads them may send its
+/// next command at once, and that command must find the work as good as finished (it waits
+/// for the thread to end) rather than running and be refused. Set after the lines, a thread
+/// descheduled in between made the next command fail.
+fn answer(answered: &AtomicBool, closing: &[String], mut out: impl FnMut(&str)) {
+    answered.store(true, Ordering::Release);
+    for line in closing {
+        out(line);
+    }
+}
+
 /// The UCI skin: the session and the state of the running search that only UCI needs.
 pub struct Uci {
     session: Session,
-    /// Set by the search thread just before it prints its `bestmove`.
+    /// Set by the search thread just before it prints its closing lines (`bestmove`, a
+    /// perft total, a bench signature): see [`answer`].
     answered: Arc<AtomicBool>,
     /// Whether the running search has no limit of its own (infinite, ponder, or no depth,
     /// node, time or clock limit): at end of input it is stopped rather than awaited.
@@ -312,10 +325,7 @@ impl Uci {
                         fallback_bestmove(pos)
                     }
                 };
-                // Set before the GUI can read `bestmove` and answer with its next command,
-                // which then waits for this thread instead of being refused.
-                answered.store(true, Ordering::Release);
-                say(&line);
+                answer(&answered, &[line], say);
             },
         );
         if let Err(e) = started {
@@ -325,19 +335,20 @@ impl Uci {
     }
 
     /// Runs a long command on the search thread, so that `isready`, `stop` and `quit` are
-    /// answered while it runs; `job` gets the engine and the flag that `stop` sets. Like a
+    /// answered while it runs; `job` gets the engine and the flag that `stop` sets, prints
+    /// what comes as it goes and returns its closing lines, which [`answer`] prints. Like a
     /// bounded search, it is awaited at the end of input.
     fn start_job(
         &mut self,
         what: &str,
-        job: impl FnOnce(&mut crate::search::Engine, &AtomicBool) + Send + 'static,
+        job: impl FnOnce(&mut crate::search::Engine, &AtomicBool) -> Vec<String> + Send + 'static,
     ) {
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
         self.endless = false;
         let started = self.session.start_job(move |engine, halt| {
-            job(engine, halt);
-            answered.store(true, Ordering::Release);
+            let closing = job(engine, halt);
+            answer(&answered, &closing, say);
         });
         if let Err(e) = started {
             error(&format!("cannot start the {what} thread: {e}"));
@@ -361,15 +372,16 @@ impl Uci {
             });
             let ms = start.elapsed().as_millis() as u64;
             if !done {
-                say(&format!(
+                return vec![format!(
                     "info string perft stopped after {counted} of {moves} root moves \
                      ({total} nodes, {ms} ms)"
-                ));
-                return;
+                )];
             }
-            say("");
-            say(&format!("Nodes searched: {total}"));
-            say(&format!("info string perft time {ms} ms"));
+            vec![
+                String::new(),
+                format!("Nodes searched: {total}"),
+                format!("info string perft time {ms} ms"),
+            ]
         });
     }
 
@@ -378,14 +390,15 @@ impl Uci {
         self.start_job("bench", move |engine, halt| {
             let r = crate::bench::run_bench_until(engine, depth, halt, |_, _, _| {});
             let all = crate::bench::BENCH_POSITIONS.len();
-            if r.positions < all {
-                say(&format!(
+            let closing = if r.positions < all {
+                format!(
                     "info string bench stopped after {} of {all} positions",
                     r.positions
-                ));
+                )
             } else {
-                say(&format!("{} nodes {} nps", r.nodes, r.nps));
-            }
+                format!("{} nodes {} nps", r.nodes, r.nps)
+            };
+            vec![closing]
         });
     }
 }
@@ -769,6 +782,21 @@ fn info_reporter(pos: Position) -> ReportSink {
 mod tests {
     use super::*;
     use crate::search::{IterationReport, RootLine};
+
+    #[test]
+    fn closing_lines_come_after_the_work_counts_as_answered() {
+        let answered = AtomicBool::new(false);
+        let mut printed = Vec::new();
+        let closing = [
+            "Nodes searched: 20".to_string(),
+            "info string perft time 0 ms".into(),
+        ];
+        answer(&answered, &closing, |line| {
+            assert!(answered.load(Ordering::Acquire), "{line:?} printed first");
+            printed.push(line.to_string());
+        });
+        assert_eq!(printed, closing);
+    }
 
     #[test]
     fn scores_and_info_lines_follow_uci() {
