@@ -122,3 +122,27 @@ fn each_pruning_switch_changes_the_tree() {
         "all off: {all_off} nodes, all on: {all_on}"
     );
 }
+
+#[test]
+fn a_fixed_depth_search_goes_on_after_a_mate_a_clock_search_saves_its_time() {
+    // mate_in_2.epd line 75: a mate in 4 (e5+) from depth 4, the mate in 2 (Be8) only from
+    // depth 13. A fixed budget is searched in full, so `go depth 14` answers with the mate in
+    // 2; under a clock the proven mate in 4 ends the search with plies to spare (depth 11 =
+    // its 7 plies + 4), long before the clock's limits.
+    let pos = Position::from_fen("2R5/8/3k1K2/2p2Pp1/B3Pb1p/6Nq/8/B7 w - - 0 1").unwrap();
+    let mut engine = Engine::new(16);
+    let r = engine.search(&pos, &Limits::depth(14), &[]);
+    assert_eq!(r.depth, 14);
+    assert_eq!(mate_moves(r.score), Some(2), "{:?}", r.pv);
+    assert_eq!(r.pv[0].to_string(), "a4e8");
+
+    let mut engine = Engine::new(16);
+    let clock = Limits {
+        wtime: Some(600_000),
+        btime: Some(600_000),
+        ..Limits::default()
+    };
+    let r = engine.search(&pos, &clock, &[]);
+    assert!(mate_moves(r.score).is_some_and(|m| m <= 4), "{}", r.score);
+    assert!(r.depth <= 11, "depth {}", r.depth);
+}

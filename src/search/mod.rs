@@ -763,8 +763,11 @@ impl Searcher {
             // ponderhit arrived between polls: the clock starts now.
             return false;
         }
-        // A mate proven with plies to spare will not change: answer at once.
-        if result.score.abs() >= MATE_BOUND
+        // Under a clock, a mate proven with plies to spare will not change: answer at once
+        // and keep the time. A fixed budget (`movetime`, `depth`, `nodes`) is searched in
+        // full, as Stockfish does: the deeper iterations may still find a shorter mate.
+        if self.limits.uses_clock()
+            && result.score.abs() >= MATE_BOUND
             && result.depth >= MATE - result.score.abs() + params::TM_MATE_SPARE_PLIES
         {
             return true;
