@@ -31,6 +31,7 @@ use crate::tools::cli::{check_engine_options, fail, quiet_engine};
 use crate::tools::datagen::Rng;
 use crate::tools::progress::progress_bar;
 use crate::tools::uci_score_text;
+use crate::tools::why::{diagnose, Cause, Diagnosis};
 
 /// Win At Chess (300 positions), embedded: jdart1/arasan-chess @ 36774cd, `tests/wacnew.epd`,
 /// with Arasan's corrections.
@@ -164,6 +165,53 @@ pub struct PositionReport {
     pub error: Option<String>,
     /// The search statistics of this position (quiescence counters included).
     pub stats: SearchStats,
+    /// With `--why`, for a position not solved: the line that solves it and what hid it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<WhyReport>,
+}
+
+/// Why a position was not solved (`lull solve --why`): a longer search finds the line that
+/// solves it, then a search to the depth the run reached follows that line with `lull why`'s
+/// trace, and [`diagnose`] says where it was lost.
+#[derive(Clone, Debug, Serialize)]
+pub struct WhyReport {
+    /// Nodes of the longer search.
+    pub line_nodes: u64,
+    /// Whether the longer search solved the position (if not, there is no line to follow).
+    pub line_solves: bool,
+    /// Its principal variation in SAN (the line followed when it solves).
+    pub line: Vec<String>,
+    /// Its score, as UCI writes it.
+    pub line_score: String,
+    /// Where and why the line was lost at the run's depth.
+    pub diagnosis: Option<Diagnosis>,
+}
+
+impl WhyReport {
+    /// The line `lull solve --why` prints for a position.
+    pub fn text(&self, id: &str) -> String {
+        let line: Vec<&str> = self.line.iter().take(12).map(String::as_str).collect();
+        match (&self.diagnosis, self.line_solves) {
+            (Some(d), true) => format!(
+                "{id:<10} {}: {}\n{:<10}   {}",
+                line.join(" "),
+                self.line_score,
+                "",
+                d.text
+            ),
+            (None, true) => format!(
+                "{id:<10} {}: {} (no trace)",
+                line.join(" "),
+                self.line_score
+            ),
+            (_, false) => format!(
+                "{id:<10} not solved with {} nodes either ({} {}): no line to follow",
+                self.line_nodes,
+                line.first().copied().unwrap_or("(none)"),
+                self.line_score
+            ),
+        }
+    }
 }
 
 impl PositionReport {
@@ -381,11 +429,7 @@ pub fn solve_position(
         ),
     };
     let played = result.best_move;
-    let solved = error.is_none()
-        && match record.mate {
-            Some(n) => mate_moves(result.score).is_some_and(|m| m > 0 && m <= n as i32),
-            None => played.is_some_and(|m| record.is_solution(m)),
-        };
+    let solved = error.is_none() && result_solves(record, &result);
     PositionReport {
         index,
         line: record.line,
@@ -408,7 +452,139 @@ pub fn solve_position(
         pv: line_to_san(&board, &result.pv),
         error,
         stats: result.stats,
+        why: None,
     }
+}
+
+/// Whether a search result solves a record (the judging of [`solve_position`]).
+fn result_solves(record: &EpdRecord, result: &SearchResult) -> bool {
+    match record.mate {
+        Some(n) => mate_moves(result.score).is_some_and(|m| m > 0 && m <= n as i32),
+        None => result.best_move.is_some_and(|m| record.is_solution(m)),
+    }
+}
+
+/// Why one position was not solved: a search of `line_nodes` nodes for the line that solves
+/// it, then the traced search to `depth` (the run's last completed iteration).
+pub fn explain_position(
+    engine: &mut Engine,
+    record: &EpdRecord,
+    depth: i32,
+    line_nodes: u64,
+) -> WhyReport {
+    let pos = record.position();
+    let board = record.board.clone();
+    engine.clear();
+    let found = engine.search(&pos, &Limits::nodes(line_nodes), &[]);
+    let line_solves = result_solves(record, &found);
+    let mut report = WhyReport {
+        line_nodes,
+        line_solves,
+        line: line_to_san(&board, &found.pv),
+        line_score: uci_score_text(found.score),
+        diagnosis: None,
+    };
+    if line_solves && !found.pv.is_empty() {
+        engine.clear();
+        if let Ok((_, trace)) = engine.search_why(&pos, &Limits::depth(depth.max(1)), &found.pv) {
+            report.diagnosis = diagnose(&pos, &found.pv, &trace);
+        }
+    }
+    report
+}
+
+/// Explains every failed report of a run (`--why`), `jobs` positions at a time; `on_done` is
+/// called on the calling thread as each is done.
+pub fn explain_failures(
+    reports: &mut [PositionReport],
+    records: &[EpdRecord],
+    config: &SolveConfig,
+    line_nodes: u64,
+    mut on_done: impl FnMut(),
+) -> Result<(), String> {
+    let failed: Vec<usize> = (0..reports.len()).filter(|&i| !reports[i].solved).collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    let jobs = config.jobs.clamp(1, failed.len());
+    let mut engines = Vec::with_capacity(jobs);
+    for _ in 0..jobs {
+        engines.push(config.make_engine()?);
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, WhyReport)>();
+    let mut explained = Vec::with_capacity(failed.len());
+    std::thread::scope(|scope| -> Result<(), String> {
+        let reports_ref: &[PositionReport] = reports;
+        let mut started = 0;
+        for (job, mut engine) in engines.into_iter().enumerate() {
+            let (tx, next, failed) = (tx.clone(), &next, &failed);
+            let spawned = std::thread::Builder::new()
+                .name(format!("lull-why-{job}"))
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = failed.get(k) else { break };
+                    let r = &reports_ref[i];
+                    let why = explain_position(&mut engine, &records[r.index], r.depth, line_nodes);
+                    if tx.send((i, why)).is_err() {
+                        break;
+                    }
+                });
+            if spawned.is_ok() {
+                started += 1;
+            }
+        }
+        drop(tx);
+        if started == 0 {
+            return Err("cannot start a thread for --why".to_string());
+        }
+        for done in rx {
+            on_done();
+            explained.push(done);
+        }
+        Ok(())
+    })?;
+    for (i, why) in explained {
+        reports[i].why = Some(why);
+    }
+    Ok(())
+}
+
+/// The summary of `--why`: how many failed positions ended at each cause, and how many had a
+/// line move reduced on the way.
+pub fn why_summary(reports: &[PositionReport]) -> String {
+    let whys: Vec<&WhyReport> = reports.iter().filter_map(|r| r.why.as_ref()).collect();
+    if whys.is_empty() {
+        return String::new();
+    }
+    let diagnosed: Vec<&Diagnosis> = whys.iter().filter_map(|w| w.diagnosis.as_ref()).collect();
+    let mut out = format!(
+        "why, over {} failed positions ({} with a line to follow):\n",
+        whys.len(),
+        diagnosed.len()
+    );
+    for cause in Cause::ALL {
+        let n = diagnosed.iter().filter(|d| d.cause == cause).count();
+        if n > 0 {
+            let reduced = diagnosed
+                .iter()
+                .filter(|d| d.cause == cause && !d.reductions.is_empty())
+                .count();
+            out.push_str(&format!(
+                "  {:<38} {n:>4}  ({reduced} after a reduction of the line)\n",
+                cause.name()
+            ));
+        }
+    }
+    let unsolved = whys.iter().filter(|w| !w.line_solves).count();
+    if unsolved > 0 {
+        out.push_str(&format!(
+            "  {:<38} {unsolved:>4}\n",
+            "no line (the longer search missed too)"
+        ));
+    }
+    out
 }
 
 /// Runs the suite. Engines are set up first (a bad option is an error before any search);
@@ -559,7 +735,19 @@ pub struct SolveArgs {
     /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// After the run, say for each failed position why it was missed: a longer search (see
+    /// --why-nodes) finds the line that solves it, a search to the depth the run reached
+    /// follows that line (as `lull why` does), and the first pruning that hid it is named.
+    #[arg(long)]
+    pub why: bool,
+    /// Nodes of the longer search of --why.
+    #[arg(long, value_name = "N", default_value_t = WHY_LINE_NODES, requires = "why",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub why_nodes: u64,
 }
+
+/// Default nodes of the search that finds the solving line for `--why`.
+pub const WHY_LINE_NODES: u64 = 5_000_000;
 
 /// Reads the suite of `lull solve`: the embedded WAC when no file is given, else every file in
 /// turn, with `sample` positions drawn from each. Positions without an `id` are named
@@ -676,13 +864,34 @@ pub fn run(args: SolveArgs) -> ExitCode {
         SolveEvent::InOrder(report) => bar.suspend(|| println!("{}", report.line_text())),
     });
     bar.finish_and_clear();
-    let reports = match outcome {
+    let mut reports = match outcome {
         Ok(r) => r,
         Err(e) => return fail(1, e),
     };
     let summary = SolveSummary::from_reports(&reports, start.elapsed().as_millis() as u64);
     println!();
     print!("{}", summary.text(config.jobs));
+    if args.why && !summary.failed.is_empty() {
+        let bar = progress_bar(summary.failed.len() as u64, "{pos}/{len} explained");
+        let explained = explain_failures(&mut reports, &records, &config, args.why_nodes, || {
+            bar.inc(1)
+        });
+        bar.finish_and_clear();
+        if let Err(e) = explained {
+            return fail(1, e);
+        }
+        println!(
+            "\nwhy the failed positions were missed (the line: a search of {} nodes; the trace: \
+             a search to the depth the run reached):",
+            args.why_nodes
+        );
+        for r in &reports {
+            if let Some(w) = &r.why {
+                println!("{}", w.text(&r.id));
+            }
+        }
+        print!("{}", why_summary(&reports));
+    }
     if !skipped.is_empty() {
         println!("skipped lines: {}", skipped.len());
     }
@@ -900,5 +1109,57 @@ mod tests {
         assert_eq!(alone.nodes, again.nodes);
         assert_eq!(alone.played, again.played);
         assert_eq!(alone.score, again.score);
+    }
+
+    #[test]
+    fn why_follows_the_solving_line_and_names_what_hid_it() {
+        // The issue's Ne7 example (mate in 2) searched to depth 4, where it is missed; and a
+        // start position that claims a mate in 1, which no longer search can find.
+        let (records, errors) = parse_epd(
+            "r2qrb2/p1pn1Qp1/1p4Nk/4PR2/3n4/7N/P5PP/R6K w - - dm 2; id \"ne7\";\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - dm 1; id \"start\";\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let config = SolveConfig {
+            depth: Some(4),
+            ..SolveConfig::default()
+        };
+        let mut reports = solve(&records, &config, |_| {}).unwrap();
+        assert!(reports.iter().all(|r| !r.solved && r.depth == 4));
+        let mut done = 0;
+        explain_failures(&mut reports, &records, &config, 300_000, || done += 1).unwrap();
+        assert_eq!(done, 2);
+        let ne7 = reports[0].why.as_ref().unwrap();
+        assert!(ne7.line_solves);
+        assert_eq!(ne7.line[..3], ["Ne7", "Nxf5", "Qg6#"]);
+        assert_eq!(ne7.line_score, "mate 2");
+        let d = ne7.diagnosis.as_ref().unwrap();
+        assert_eq!(d.reductions, vec![(0, 2, 9)]);
+        assert_eq!((d.ply, d.depth, d.cause), (1, 1, Cause::ReverseFutility));
+        assert!(
+            ne7.text("ne7").contains("reverse futility: eval +203"),
+            "{}",
+            ne7.text("ne7")
+        );
+        let start = reports[1].why.as_ref().unwrap();
+        assert!(!start.line_solves && start.diagnosis.is_none());
+        assert!(start.text("start").contains("no line to follow"));
+        let summary = why_summary(&reports);
+        assert!(summary.starts_with("why, over 2 failed positions (1 with a line to follow):\n"));
+        assert!(
+            summary.contains("reverse futility                          1  (1 after a reduction"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("no line (the longer search missed too)"),
+            "{summary}"
+        );
+        // Solved positions are not explained.
+        let (mate1, _) = parse_epd("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - dm 1;\n");
+        let mut solved = solve(&mate1, &config, |_| {}).unwrap();
+        assert!(solved[0].solved);
+        explain_failures(&mut solved, &mate1, &config, 1000, || unreachable!()).unwrap();
+        assert!(solved[0].why.is_none());
+        assert_eq!(why_summary(&solved), "");
     }
 }

@@ -225,6 +225,267 @@ pub fn render(
     out
 }
 
+/// What ended the line in the last iteration, by kind (see [`diagnose`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Cause {
+    /// Reverse futility pruning at a node of the line.
+    ReverseFutility,
+    /// A null-move cutoff at a node of the line.
+    NullMove,
+    /// A transposition-table cutoff at a node of the line.
+    TtCutoff,
+    /// The line's move was dropped by late-move pruning.
+    LateMovePruning,
+    /// The line's move was dropped by futility pruning.
+    Futility,
+    /// The line's move was dropped by SEE pruning.
+    See,
+    /// The node of the line was at the horizon before the line's end (the quiescence search
+    /// took over).
+    Horizon,
+    /// Another move cut the node off before the line's move was tried.
+    CutOff,
+    /// A draw by rule or mate distance pruning at a node of the line.
+    DrawOrMateDistance,
+    /// The search never came to this node of the line in the last iteration.
+    NotReached,
+    /// The line was searched to its end: what hid it lies off the line (a defence or an
+    /// alternative the line does not show).
+    LineEnd,
+}
+
+impl Cause {
+    /// Every cause, in the order the summary lists them.
+    pub const ALL: [Cause; 11] = [
+        Cause::ReverseFutility,
+        Cause::NullMove,
+        Cause::TtCutoff,
+        Cause::LateMovePruning,
+        Cause::Futility,
+        Cause::See,
+        Cause::Horizon,
+        Cause::CutOff,
+        Cause::DrawOrMateDistance,
+        Cause::NotReached,
+        Cause::LineEnd,
+    ];
+
+    /// The cause in a few words.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::ReverseFutility => "reverse futility",
+            Cause::NullMove => "null move",
+            Cause::TtCutoff => "TT cutoff",
+            Cause::LateMovePruning => "late-move pruning",
+            Cause::Futility => "futility pruning",
+            Cause::See => "SEE pruning",
+            Cause::Horizon => "horizon (quiescence)",
+            Cause::CutOff => "another move cut off first",
+            Cause::DrawOrMateDistance => "draw or mate distance",
+            Cause::NotReached => "node not reached",
+            Cause::LineEnd => "searched to the line's end",
+        }
+    }
+}
+
+/// Where and why a line was lost in the last iteration of a search: the reductions of the
+/// line's moves that stood on the way down, then the event that ended it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnosis {
+    /// The iteration read: the last one that came to the root.
+    pub iteration: i32,
+    /// Reductions of the line's moves that were not re-searched at full depth: (ply of the
+    /// node, plies of reduction, the move's place in the move order).
+    pub reductions: Vec<(usize, i32, usize)>,
+    /// The ply of the node where the line ended.
+    pub ply: usize,
+    /// The depth left at that node.
+    pub depth: i32,
+    /// What ended it.
+    pub cause: Cause,
+    /// The whole story in words: the reductions, then the end.
+    pub text: String,
+}
+
+/// Whether an event ends a visit of its node: a cutoff of the node itself, or its result.
+fn ends_visit(kind: &WhyKind) -> bool {
+    matches!(
+        kind,
+        WhyKind::Horizon { .. }
+            | WhyKind::Draw
+            | WhyKind::MateDistance
+            | WhyKind::TtCutoff { .. }
+            | WhyKind::ReverseFutility { .. }
+            | WhyKind::NullMove { .. }
+            | WhyKind::Result { .. }
+    )
+}
+
+/// Reads a trace the way a person reads `lull why`: in the last iteration, ply by ply down
+/// the line, the last visit of each node decides. A cutoff of the node (reverse futility, a
+/// null move, the TT, the horizon) or a pruning of the line's move ends the line there; a
+/// reduction that was not re-searched is noted and the walk goes on to the child; a move
+/// searched in full goes on too. `None` when the trace holds no iteration.
+pub fn diagnose(pos: &Position, line: &[Move], trace: &WhyTrace) -> Option<Diagnosis> {
+    let iteration = trace
+        .events
+        .iter()
+        .filter(|e| e.ply == 0)
+        .map(|e| e.iteration)
+        .max()?;
+    let mut boards = vec![pos.board().clone()];
+    let mut p = pos.clone();
+    for &mv in line {
+        p.play(mv);
+        boards.push(p.board().clone());
+    }
+    let san_at = |ply: usize, mv: Move| move_to_san(&boards[ply], mv);
+    let mut reductions = Vec::new();
+    let mut story: Vec<String> = Vec::new();
+    let mut last_depth = 0;
+    for ply in 0..=line.len() {
+        let events: Vec<&WhyEvent> = trace
+            .events
+            .iter()
+            .filter(|e| e.iteration == iteration && e.ply == ply)
+            .collect();
+        let at = if ply == 0 {
+            "the root".to_string()
+        } else {
+            format!("ply {ply}")
+        };
+        let finish = |cause: Cause,
+                      depth: i32,
+                      what: String,
+                      mut story: Vec<String>,
+                      reductions: Vec<(usize, i32, usize)>| {
+            story.push(format!("{at} d{depth}: {what}"));
+            Some(Diagnosis {
+                iteration,
+                reductions,
+                ply,
+                depth,
+                cause,
+                text: story.join(" -> "),
+            })
+        };
+        if ply == line.len() {
+            // The line's last position was reached (a mate there leaves no event at all).
+            let depth = events.last().map_or(last_depth - 1, |e| e.depth);
+            return finish(
+                Cause::LineEnd,
+                depth,
+                "the line's end".to_string(),
+                story,
+                reductions,
+            );
+        }
+        // The last visit: the events after the previous visit's end, up to the last end.
+        let last_end = events.iter().rposition(|e| ends_visit(&e.kind));
+        let Some(last_end) = last_end else {
+            return finish(
+                Cause::NotReached,
+                last_depth - 1,
+                "not reached".to_string(),
+                story,
+                reductions,
+            );
+        };
+        let start = events[..last_end]
+            .iter()
+            .rposition(|e| ends_visit(&e.kind))
+            .map_or(0, |i| i + 1);
+        let visit = &events[start..=last_end];
+        let end = visit[visit.len() - 1];
+        last_depth = end.depth;
+        let line_san = line.get(ply).map(|&m| san_at(ply, m));
+        let text = |kind: &WhyKind| describe(kind, line_san.as_deref(), |m| san_at(ply, m));
+        let node_cause = match end.kind {
+            WhyKind::ReverseFutility { .. } => Some(Cause::ReverseFutility),
+            WhyKind::NullMove { .. } => Some(Cause::NullMove),
+            WhyKind::TtCutoff { .. } => Some(Cause::TtCutoff),
+            WhyKind::Horizon { .. } => Some(Cause::Horizon),
+            WhyKind::Draw | WhyKind::MateDistance => Some(Cause::DrawOrMateDistance),
+            _ => None,
+        };
+        if let Some(cause) = node_cause {
+            return finish(cause, end.depth, text(&end.kind), story, reductions);
+        }
+        // The node was searched: what became of the line's move in this visit.
+        let is_fate = |e: &&&WhyEvent| {
+            matches!(
+                e.kind,
+                WhyKind::Reduced { .. }
+                    | WhyKind::Searched { .. }
+                    | WhyKind::LateMovePruned { .. }
+                    | WhyKind::Futility { .. }
+                    | WhyKind::SeePruned
+                    | WhyKind::CutBefore { .. }
+            )
+        };
+        let Some(at_fate) = visit.iter().rposition(|e| is_fate(&e)) else {
+            return finish(
+                Cause::NotReached,
+                end.depth,
+                "the line's move was not tried".to_string(),
+                story,
+                reductions,
+            );
+        };
+        let fate = visit[at_fate];
+        // A move searched after a reduced search: the reduction stood when the reduced
+        // search did not beat alpha (no re-search at full depth followed).
+        if let WhyKind::Searched { .. } = fate.kind {
+            if let Some(reduced) = visit[..at_fate].iter().rev().find(|e| is_fate(e)) {
+                if let WhyKind::Reduced { r, order, score } = reduced.kind {
+                    if score <= reduced.alpha {
+                        reductions.push((ply, r, order));
+                        story.push(format!("{at} d{}: {}", reduced.depth, text(&reduced.kind)));
+                    }
+                }
+            }
+        }
+        match fate.kind {
+            WhyKind::LateMovePruned { .. } => {
+                return finish(
+                    Cause::LateMovePruning,
+                    fate.depth,
+                    text(&fate.kind),
+                    story,
+                    reductions,
+                )
+            }
+            WhyKind::Futility { .. } => {
+                return finish(
+                    Cause::Futility,
+                    fate.depth,
+                    text(&fate.kind),
+                    story,
+                    reductions,
+                )
+            }
+            WhyKind::SeePruned => {
+                return finish(Cause::See, fate.depth, text(&fate.kind), story, reductions)
+            }
+            WhyKind::CutBefore { .. } => {
+                return finish(
+                    Cause::CutOff,
+                    fate.depth,
+                    text(&fate.kind),
+                    story,
+                    reductions,
+                )
+            }
+            WhyKind::Reduced { r, order, .. } => {
+                reductions.push((ply, r, order));
+                story.push(format!("{at} d{}: {}", fate.depth, text(&fate.kind)));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `lull why`. Exit code 2 for a bad position, line or option.
 pub fn run(args: WhyArgs) -> ExitCode {
     let pos = match position_from_words(&args.position, "") {
@@ -303,5 +564,33 @@ mod tests {
         assert!(engine.search_why(&pos, &Limits::depth(2), &bad).is_err());
         // The engine keeps its thread count.
         assert_eq!(engine.threads(), 1);
+    }
+
+    #[test]
+    fn a_diagnosis_names_the_reduction_and_the_pruning_that_hid_the_line() {
+        // WAC.001 at depth 5: Qg6 is reduced by 3 at the root (move 37), and Black's node
+        // after it, a queen up at depth 1, is cut by reverse futility.
+        let pos = Position::from_fen(WAC1).unwrap();
+        let line = parse_line(&pos, "Qg6 fxg6 Nxg6#").unwrap();
+        let mut engine = quiet_engine(16);
+        let (_, trace) = engine.search_why(&pos, &Limits::depth(5), &line).unwrap();
+        let d = diagnose(&pos, &line, &trace).unwrap();
+        assert_eq!(d.iteration, 5);
+        assert_eq!(d.reductions, vec![(0, 3, 37)]);
+        assert_eq!((d.ply, d.depth, d.cause), (1, 1, Cause::ReverseFutility));
+        assert_eq!(
+            d.text,
+            "the root d5: Qg6 (move #37) reduced by 3: -487 -> ply 1 d1: reverse futility: \
+             eval +1113 - margin 75 >= beta"
+        );
+        // A line the search follows to its end: the back-rank mate, nothing hides it.
+        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let line = parse_line(&pos, "Rd8#").unwrap();
+        let (_, trace) = engine.search_why(&pos, &Limits::depth(3), &line).unwrap();
+        let d = diagnose(&pos, &line, &trace).unwrap();
+        assert_eq!((d.ply, d.cause), (1, Cause::LineEnd));
+        assert!(d.reductions.is_empty());
+        // No iteration, no diagnosis.
+        assert_eq!(diagnose(&pos, &line, &WhyTrace::default()), None);
     }
 }
