@@ -230,6 +230,23 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
+    /// Asks the processor to bring the bucket of `key` into the cache, so that the probe of
+    /// that position, which follows soon after the move that led to it, waits less for memory
+    /// (what Stockfish does in `do_move`). A hint: it changes no result.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch never faults and reads nothing into the program; the pointer
+            // is that of a live bucket anyway.
+            unsafe { _mm_prefetch(bucket.cast::<i8>(), _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks the position up. `ply` converts mate scores.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         let bucket = self.bucket(key);

@@ -208,6 +208,7 @@ impl Searcher {
     #[inline(always)]
     pub(crate) fn make_move(&mut self, pos: &mut Position, mv: Move) {
         pos.play(mv);
+        self.tt.prefetch(pos.hash());
         if self.nnue.is_active() {
             self.nnue.played(pos);
         }
@@ -218,6 +219,9 @@ impl Searcher {
     #[inline(always)]
     pub(crate) fn make_null(&mut self, pos: &mut Position) -> bool {
         let done = pos.play_null();
+        if done {
+            self.tt.prefetch(pos.hash());
+        }
         if done && self.nnue.is_active() {
             self.nnue.played(pos);
         }
