@@ -465,7 +465,8 @@ fn result_solves(record: &EpdRecord, result: &SearchResult) -> bool {
 }
 
 /// Why one position was not solved: a search of `line_nodes` nodes for the line that solves
-/// it, then the traced search to `depth` (the run's last completed iteration).
+/// it, then the traced search to `depth` (the run's last completed iteration), within as many
+/// nodes again (if they run out first, the last iteration read is the one cut short).
 pub fn explain_position(
     engine: &mut Engine,
     record: &EpdRecord,
@@ -486,7 +487,14 @@ pub fn explain_position(
     };
     if line_solves && !found.pv.is_empty() {
         engine.clear();
-        if let Ok((_, trace)) = engine.search_why(&pos, &Limits::depth(depth.max(1)), &found.pv) {
+        // The run's depth, and no more nodes than the longer search had: a run that found a
+        // long mate may report a depth no plain search reaches in reasonable time.
+        let limits = Limits {
+            depth: Some(depth.max(1)),
+            nodes: Some(line_nodes),
+            ..Limits::default()
+        };
+        if let Ok((_, trace)) = engine.search_why(&pos, &limits, &found.pv) {
             report.diagnosis = diagnose(&pos, &found.pv, &trace);
         }
     }
