@@ -372,13 +372,34 @@ pub fn diagnose(pos: &Position, line: &[Move], trace: &WhyTrace) -> Option<Diagn
         if ply == line.len() {
             // The line's last position was reached (a mate there leaves no event at all).
             let depth = events.last().map_or(last_depth - 1, |e| e.depth);
-            return finish(
-                Cause::LineEnd,
-                depth,
-                "the line's end".to_string(),
-                story,
-                reductions,
-            );
+            // What the root made of the line's first move, against the move it preferred.
+            let root = |f: &dyn Fn(&WhyKind) -> Option<String>| {
+                trace
+                    .events
+                    .iter()
+                    .rev()
+                    .filter(|e| e.iteration == iteration && e.ply == 0)
+                    .find_map(|e| f(&e.kind))
+            };
+            let key = root(&|k| match *k {
+                WhyKind::Searched { score, .. } => Some(signed_score_text(score)),
+                _ => None,
+            });
+            let best = root(&|k| match *k {
+                WhyKind::Result {
+                    score,
+                    best: Some(b),
+                } => Some(format!("{} {}", san_at(0, b), signed_score_text(score))),
+                _ => None,
+            });
+            let what = match (key, best) {
+                (Some(k), Some(b)) => format!(
+                    "the line's end (at the root {} scored {k}; best {b})",
+                    san_at(0, line[0])
+                ),
+                _ => "the line's end".to_string(),
+            };
+            return finish(Cause::LineEnd, depth, what, story, reductions);
         }
         // The last visit: the events after the previous visit's end, up to the last end.
         let last_end = events.iter().rposition(|e| ends_visit(&e.kind));
@@ -589,6 +610,10 @@ mod tests {
         let (_, trace) = engine.search_why(&pos, &Limits::depth(3), &line).unwrap();
         let d = diagnose(&pos, &line, &trace).unwrap();
         assert_eq!((d.ply, d.cause), (1, Cause::LineEnd));
+        assert_eq!(
+            d.text,
+            "ply 1 d2: the line's end (at the root Rd8# scored +M1; best Rd8# +M1)"
+        );
         assert!(d.reductions.is_empty());
         // No iteration, no diagnosis.
         assert_eq!(diagnose(&pos, &line, &WhyTrace::default()), None);
