@@ -107,6 +107,11 @@ impl SolveConfig {
         parts.join(", ")
     }
 
+    /// `n` engines set up as configured, one per job.
+    pub fn make_engines(&self, n: usize) -> Result<Vec<Engine>, String> {
+        (0..n).map(|_| self.make_engine()).collect()
+    }
+
     /// An engine set up as configured (hash, threads, options), silent.
     pub fn make_engine(&self) -> Result<Engine, String> {
         let mut engine = quiet_engine(self.hash_mib);
@@ -514,45 +519,22 @@ pub fn explain_failures(
     if failed.is_empty() {
         return Ok(());
     }
-    let jobs = config.jobs.clamp(1, failed.len());
-    let mut engines = Vec::with_capacity(jobs);
-    for _ in 0..jobs {
-        engines.push(config.make_engine()?);
-    }
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, WhyReport)>();
+    let engines = config.make_engines(config.jobs.clamp(1, failed.len()))?;
     let mut explained = Vec::with_capacity(failed.len());
-    std::thread::scope(|scope| -> Result<(), String> {
-        let reports_ref: &[PositionReport] = reports;
-        let mut started = 0;
-        for (job, mut engine) in engines.into_iter().enumerate() {
-            let (tx, next, failed) = (tx.clone(), &next, &failed);
-            let spawned = std::thread::Builder::new()
-                .name(format!("lull-why-{job}"))
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, move || loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = failed.get(k) else { break };
-                    let r = &reports_ref[i];
-                    let why = explain_position(&mut engine, &records[r.index], r.depth, line_nodes);
-                    if tx.send((i, why)).is_err() {
-                        break;
-                    }
-                });
-            if spawned.is_ok() {
-                started += 1;
-            }
-        }
-        drop(tx);
-        if started == 0 {
-            return Err("cannot start a thread for --why".to_string());
-        }
-        for done in rx {
+    let shared: &[PositionReport] = reports;
+    run_jobs(
+        engines,
+        failed.len(),
+        "why",
+        |engine, k| {
+            let r = &shared[failed[k]];
+            explain_position(engine, &records[r.index], r.depth, line_nodes)
+        },
+        |k, why| {
             on_done();
-            explained.push(done);
-        }
-        Ok(())
-    })?;
+            explained.push((failed[k], why));
+        },
+    )?;
     for (i, why) in explained {
         reports[i].why = Some(why);
     }
@@ -595,6 +577,54 @@ pub fn why_summary(reports: &[PositionReport]) -> String {
     out
 }
 
+/// Runs `work(engine, k)` for k in `0..count` on one scoped thread per engine, the threads
+/// taking the next k in turn; `on_result(k, result)` is called on the calling thread as each
+/// finishes. An error only when no thread could be started (fewer threads still finish).
+fn run_jobs<R: Send>(
+    engines: Vec<Engine>,
+    count: usize,
+    name: &str,
+    work: impl Fn(&mut Engine, usize) -> R + Sync,
+    mut on_result: impl FnMut(usize, R),
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        let mut started = 0;
+        let mut spawn_error = None;
+        for (job, mut engine) in engines.into_iter().enumerate() {
+            let (tx, next, work) = (tx.clone(), &next, &work);
+            let spawned = std::thread::Builder::new()
+                .name(format!("lull-{name}-{job}"))
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= count {
+                        break;
+                    }
+                    if tx.send((k, work(&mut engine, k))).is_err() {
+                        break;
+                    }
+                });
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) => spawn_error = Some(e),
+            }
+        }
+        drop(tx);
+        if started == 0 {
+            return Err(format!(
+                "cannot start a {name} thread: {}",
+                spawn_error.map_or_else(String::new, |e| e.to_string())
+            ));
+        }
+        for (k, result) in rx {
+            on_result(k, result);
+        }
+        Ok(())
+    })
+}
+
 /// Runs the suite. Engines are set up first (a bad option is an error before any search);
 /// then `config.jobs` workers take positions in turn. `on_event` is called on the calling
 /// thread as positions finish. Returns the reports in suite order.
@@ -603,65 +633,31 @@ pub fn solve(
     config: &SolveConfig,
     mut on_event: impl FnMut(SolveEvent<'_>),
 ) -> Result<Vec<PositionReport>, String> {
-    let jobs = config.jobs.clamp(1, records.len().max(1));
-    let mut engines = Vec::with_capacity(jobs);
-    for _ in 0..jobs {
-        engines.push(config.make_engine()?);
-    }
+    let engines = config.make_engines(config.jobs.clamp(1, records.len().max(1)))?;
     let limits = config.limits();
     let total = records.len();
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<PositionReport>();
     let mut slots: Vec<Option<PositionReport>> = vec![None; total];
-    std::thread::scope(|scope| -> Result<(), String> {
-        let mut started = 0;
-        let mut spawn_error = None;
-        for (job, mut engine) in engines.into_iter().enumerate() {
-            let tx = tx.clone();
-            let next = &next;
-            let limits = &limits;
-            let spawned = std::thread::Builder::new()
-                .name(format!("lull-solve-{job}"))
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
-                        break;
-                    }
-                    let report = solve_position(&mut engine, i, &records[i], limits);
-                    if tx.send(report).is_err() {
-                        break;
-                    }
-                });
-            match spawned {
-                Ok(_) => started += 1,
-                // Fewer workers than asked still finish the suite.
-                Err(e) => spawn_error = Some(e),
-            }
-        }
-        drop(tx);
-        if started == 0 {
-            return Err(format!(
-                "cannot start a solver thread: {}",
-                spawn_error.map_or_else(String::new, |e| e.to_string())
-            ));
-        }
-        let mut shown = 0;
-        for (done, report) in (1..).zip(rx) {
+    let mut shown = 0;
+    let mut done = 0;
+    run_jobs(
+        engines,
+        total,
+        "solve",
+        |engine, i| solve_position(engine, i, &records[i], &limits),
+        |i, report| {
+            done += 1;
             on_event(SolveEvent::Finished {
                 done,
                 total,
                 report: &report,
             });
-            let i = report.index;
             slots[i] = Some(report);
             while let Some(Some(r)) = slots.get(shown) {
                 on_event(SolveEvent::InOrder(r));
                 shown += 1;
             }
-        }
-        Ok(())
-    })?;
+        },
+    )?;
     let reports: Vec<PositionReport> = slots.into_iter().flatten().collect();
     if reports.len() != total {
         return Err(format!(

@@ -454,54 +454,32 @@ pub fn diagnose(pos: &Position, line: &[Move], trace: &WhyTrace) -> Option<Diagn
             );
         };
         let fate = visit[at_fate];
-        // A move searched after a reduced search: the reduction stood when the reduced
-        // search did not beat alpha (no re-search at full depth followed).
-        if let WhyKind::Searched { .. } = fate.kind {
-            if let Some(reduced) = visit[..at_fate].iter().rev().find(|e| is_fate(e)) {
-                if let WhyKind::Reduced { r, order, score } = reduced.kind {
-                    if score <= reduced.alpha {
-                        reductions.push((ply, r, order));
-                        story.push(format!("{at} d{}: {}", reduced.depth, text(&reduced.kind)));
-                    }
-                }
-            }
+        let pruned = match fate.kind {
+            WhyKind::LateMovePruned { .. } => Some(Cause::LateMovePruning),
+            WhyKind::Futility { .. } => Some(Cause::Futility),
+            WhyKind::SeePruned => Some(Cause::See),
+            WhyKind::CutBefore { .. } => Some(Cause::CutOff),
+            _ => None,
+        };
+        if let Some(cause) = pruned {
+            return finish(cause, fate.depth, text(&fate.kind), story, reductions);
         }
-        match fate.kind {
-            WhyKind::LateMovePruned { .. } => {
-                return finish(
-                    Cause::LateMovePruning,
-                    fate.depth,
-                    text(&fate.kind),
-                    story,
-                    reductions,
-                )
-            }
-            WhyKind::Futility { .. } => {
-                return finish(
-                    Cause::Futility,
-                    fate.depth,
-                    text(&fate.kind),
-                    story,
-                    reductions,
-                )
-            }
-            WhyKind::SeePruned => {
-                return finish(Cause::See, fate.depth, text(&fate.kind), story, reductions)
-            }
-            WhyKind::CutBefore { .. } => {
-                return finish(
-                    Cause::CutOff,
-                    fate.depth,
-                    text(&fate.kind),
-                    story,
-                    reductions,
-                )
-            }
-            WhyKind::Reduced { r, order, .. } => {
+        // A reduction stood when it is the move's last word, or when the reduced search
+        // before its full search did not beat alpha (so no re-search at full depth followed).
+        let stood = match fate.kind {
+            WhyKind::Reduced { .. } => Some(fate),
+            _ => visit[..at_fate]
+                .iter()
+                .rev()
+                .find(|e| is_fate(e))
+                .copied()
+                .filter(|e| matches!(e.kind, WhyKind::Reduced { score, .. } if score <= e.alpha)),
+        };
+        if let Some(e) = stood {
+            if let WhyKind::Reduced { r, order, .. } = e.kind {
                 reductions.push((ply, r, order));
-                story.push(format!("{at} d{}: {}", fate.depth, text(&fate.kind)));
+                story.push(format!("{at} d{}: {}", e.depth, text(&e.kind)));
             }
-            _ => {}
         }
     }
     None
