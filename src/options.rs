@@ -340,6 +340,12 @@ pub fn option_specs() -> Vec<OptionSpec> {
             e.options.pruning.late_move_reductions = v.flag();
             Ok(None)
         }),
+        // Analysis for tactics and mate problems (`SearchOptions::effective`): no reverse
+        // futility, whatever `ReverseFutility` says, and the other changes listed there.
+        check("TacticalMode", false, |e, v| {
+            e.options.tactical = v.flag();
+            Ok(None)
+        }),
         other(
             "Clear Hash",
             OptionKind::Button,
@@ -408,6 +414,10 @@ pub fn option_specs() -> Vec<OptionSpec> {
         ),
         spin("QSearchDelta", q.delta_margin as i64, 0, 2000, |e, v| {
             e.options.qs.delta_margin = v.int() as i32;
+            Ok(None)
+        }),
+        check("QSearchDeltaChecks", q.delta_spares_checks, |e, v| {
+            e.options.qs.delta_spares_checks = v.flag();
             Ok(None)
         }),
         check("QSearchTT", q.use_tt, |e, v| {
@@ -553,6 +563,7 @@ mod tests {
                 "LateMovePruning",
                 "SEEPruning",
                 "LateMoveReductions",
+                "TacticalMode",
                 "Clear Hash",
                 "Ponder",
                 "UCI_Chess960",
@@ -566,6 +577,7 @@ mod tests {
                 "QSearchChecks",
                 "QSearchSEE",
                 "QSearchDelta",
+                "QSearchDeltaChecks",
                 "QSearchTT",
                 "QSearchUnderpromotions",
                 "QSearchPawnPushes",
@@ -661,6 +673,35 @@ mod tests {
     }
 
     #[test]
+    fn tactical_mode_sets_what_the_search_runs_with_and_keeps_the_options() {
+        let mut e = Engine::new(1);
+        apply_option(&mut e, "QSearchChecks", Some("2")).unwrap();
+        apply_option(&mut e, "tacticalmode", Some("true")).unwrap();
+        assert!(e.options.tactical);
+        // The options as set stay as they were; the search runs with the tactical ones.
+        assert!(e.options.pruning.reverse_futility);
+        assert!(!e.options.qs.delta_spares_checks);
+        let run = e.options.effective();
+        assert!(!run.pruning.reverse_futility);
+        assert_eq!(run.pruning.null_move_eval_reduction_max, 2);
+        assert!(run.pruning.null_move && run.pruning.late_move_pruning);
+        assert!(run.pruning.late_move_pruning_keeps_checks);
+        assert!(run.qs.delta_spares_checks);
+        // Quiet checks in at least the first q-ply: a larger setting is kept.
+        assert_eq!(run.qs.check_plies, 2);
+        apply_option(&mut e, "QSearchChecks", Some("0")).unwrap();
+        assert_eq!(e.options.effective().qs.check_plies, 1);
+        // Off, the search runs with the options as set.
+        apply_option(&mut e, "TacticalMode", Some("false")).unwrap();
+        let run = e.options.effective();
+        assert_eq!(run.pruning, e.options.pruning);
+        assert!(run.pruning.reverse_futility);
+        assert_eq!(run.pruning.null_move_eval_reduction_max, 3);
+        assert!(!run.pruning.late_move_pruning_keeps_checks);
+        assert_eq!(run.qs, e.options.qs);
+    }
+
+    #[test]
     fn apply_sets_the_engine() {
         let mut e = Engine::new(1);
         apply_option(&mut e, "qsearch", Some("false")).unwrap();
@@ -672,6 +713,7 @@ mod tests {
         apply_option(&mut e, "QSearchChecks", Some("2")).unwrap();
         apply_option(&mut e, "QSearchSEE", Some("-50")).unwrap();
         apply_option(&mut e, "QSearchDelta", Some("0")).unwrap();
+        apply_option(&mut e, "QSearchDeltaChecks", Some("true")).unwrap();
         apply_option(&mut e, "QSearchTT", Some("false")).unwrap();
         apply_option(&mut e, "QSearchUnderpromotions", Some("true")).unwrap();
         apply_option(&mut e, "QSearchPawnPushes", Some("true")).unwrap();
@@ -687,6 +729,7 @@ mod tests {
                 check_plies: 2,
                 see_threshold: -50,
                 delta_margin: 0,
+                delta_spares_checks: true,
                 use_tt: false,
                 underpromotions: true,
                 pawn_pushes: true,

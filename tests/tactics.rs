@@ -146,3 +146,89 @@ fn a_fixed_depth_search_goes_on_after_a_mate_a_clock_search_saves_its_time() {
     assert!(mate_moves(r.score).is_some_and(|m| m <= 4), "{}", r.score);
     assert!(r.depth <= 11, "depth {}", r.depth);
 }
+
+/// `go depth N` on `fen` from a fresh engine (one thread) in `TacticalMode`: the score and
+/// the PV.
+fn tactical_search(fen: &str, depth: i32) -> (i32, Vec<cozy_chess::Move>) {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut engine = Engine::new(16);
+    lull::options::apply_option(&mut engine, "TacticalMode", Some("true")).unwrap();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = engine.search(&pos, &limits, &[]);
+    (r.score, r.pv)
+}
+
+#[test]
+fn tactical_mode_finds_the_issue_mates_in_two_early() {
+    // Issue #15's examples: WAC.001 (Qg6 fxg6 Nxg6#, or Qg6 gxf6 Qh7#) a mate by depth 5, the
+    // two others (Ne7 and Ne4) their mate in 2 by depth 6. In TacticalMode they are at depths
+    // 2, 2 and 5 (the play settings, at depth 7: WAC.001 +1.57, the others a mate in 3 and a
+    // mate in 4).
+    let cases = [
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            5,
+            "g3g6",
+        ),
+        (
+            "r2qrb2/p1pn1Qp1/1p4Nk/4PR2/3n4/7N/P5PP/R6K w - - 0 1",
+            6,
+            "g6e7",
+        ),
+        (
+            "8/4nQp1/6P1/N1Kpk2p/3p3P/2Npb1P1/3P4/4R3 w - - 0 1",
+            6,
+            "c3e4",
+        ),
+    ];
+    for (fen, depth, key) in cases {
+        let (score, pv) = tactical_search(fen, depth);
+        assert_eq!(
+            mate_moves(score),
+            Some(2),
+            "{fen}: score {score} at depth {depth}"
+        );
+        assert_eq!(
+            pv.first().map(|m| m.to_string()).as_deref(),
+            Some(key),
+            "{fen}"
+        );
+        // The PV is the mate: three moves, the last one mates.
+        let mut p = Position::from_fen(fen).unwrap();
+        for &mv in &pv {
+            p.play(mv);
+        }
+        assert_eq!(pv.len(), 3, "{fen}: {pv:?}");
+        assert!(p.is_checkmate(), "{fen}: {pv:?}");
+    }
+}
+
+#[test]
+fn tactical_mode_changes_the_search_and_not_the_play_settings() {
+    // TacticalMode is an analysis setting: on, the same fixed-depth search of a quiet
+    // middlegame is larger (no reverse futility, no null move, quiet checks at the horizon);
+    // off again, the search is the play search, node for node.
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
+    let pos = Position::from_fen(fen).unwrap();
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let nodes = |settings: &[&str]| {
+        let mut engine = Engine::new(16);
+        for v in settings {
+            lull::options::apply_option(&mut engine, "TacticalMode", Some(v)).unwrap();
+        }
+        engine.search(&pos, &limits, &[]).nodes
+    };
+    let play = nodes(&[]);
+    let tactical = nodes(&["true"]);
+    assert!(
+        tactical > 2 * play,
+        "tactical {tactical}, play {play} nodes"
+    );
+    assert_eq!(nodes(&["true", "false"]), play);
+}

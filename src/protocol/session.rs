@@ -421,6 +421,7 @@ mod tests {
             syzygy_probe_depth: 3,
             syzygy_50_move_rule: false,
             syzygy_probe_limit: 5,
+            tactical: false,
         }
     }
 

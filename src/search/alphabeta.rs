@@ -277,7 +277,7 @@ impl Searcher {
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_REDUCTION_MAX);
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(pruning.null_move_eval_reduction_max);
                 if self.make_null(pos) {
                     self.stack[ply + 1].after_null = true;
                     self.stack[ply].cont_key = NO_CONT;
@@ -360,21 +360,34 @@ impl Searcher {
                         && depth <= LMP_MAX_DEPTH
                         && quiets_tried.len() as i32 >= lmp_limit
                     {
-                        let dropped = |m: cozy_chess::Move| {
-                            !pos.is_capture(m)
-                                && m.promotion.is_none()
-                                && !quiets_tried.iter().any(|(q, _)| q == m)
-                        };
-                        if line_move.is_some_and(dropped) {
-                            // The line's quiet move, not tried yet, is among those dropped.
-                            let kind = WhyKind::LateMovePruned {
-                                quiets_tried: quiets_tried.len() as i32,
-                                limit: lmp_limit,
+                        if !pruning.late_move_pruning_keeps_checks {
+                            let dropped = |m: cozy_chess::Move| {
+                                !pos.is_capture(m)
+                                    && m.promotion.is_none()
+                                    && !quiets_tried.iter().any(|(q, _)| q == m)
                             };
-                            self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            if line_move.is_some_and(dropped) {
+                                // The line's quiet move, not tried yet, is among those dropped.
+                                let kind = WhyKind::LateMovePruned {
+                                    quiets_tried: quiets_tried.len() as i32,
+                                    limit: lmp_limit,
+                                };
+                                self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            }
+                            picker.skip_quiets();
+                            continue;
                         }
-                        picker.skip_quiets();
-                        continue;
+                        // (`TacticalMode`) Only this move is dropped, unless it may check.
+                        if !pos.may_give_check(mv, &check_squares) {
+                            if line_move == Some(mv) {
+                                let kind = WhyKind::LateMovePruned {
+                                    quiets_tried: quiets_tried.len() as i32,
+                                    limit: lmp_limit,
+                                };
+                                self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            }
+                            continue;
+                        }
                     }
                     // Futility pruning: the eval plus a margin cannot reach alpha.
                     if pruning.futility

@@ -51,6 +51,9 @@ pub struct QSearchOptions {
     pub see_threshold: i32,
     /// `QSearchDelta`: delta-pruning margin in centipawns (0 = off).
     pub delta_margin: i32,
+    /// `QSearchDeltaChecks`: delta pruning never skips a capture that gives check (a check
+    /// can win more than its victim: the mate at the end of a sacrifice).
+    pub delta_spares_checks: bool,
     /// `QSearchTT`: probe and store the transposition table in the quiescence search.
     pub use_tt: bool,
     /// `QSearchUnderpromotions`: also search under-promotions.
@@ -72,6 +75,7 @@ impl Default for QSearchOptions {
             check_plies: params::QS_CHECK_PLIES,
             see_threshold: params::QS_SEE_THRESHOLD,
             delta_margin: params::QS_DELTA_MARGIN,
+            delta_spares_checks: false,
             use_tt: true,
             underpromotions: false,
             pawn_pushes: false,
@@ -101,6 +105,40 @@ pub struct SearchOptions {
     pub syzygy_50_move_rule: bool,
     /// `SyzygyProbeLimit`: positions with more pieces than this are not probed.
     pub syzygy_probe_limit: usize,
+    /// `TacticalMode`: analysis settings for tactics and mate problems (see
+    /// [`SearchOptions::effective`]); off for play.
+    pub tactical: bool,
+}
+
+impl SearchOptions {
+    /// The options a search runs with. `TacticalMode` (Houdini's name for the same idea) trades
+    /// playing strength for finding sacrifices and the shortest mate sooner. Each change is
+    /// aimed at one way the play search hides the key move of a sacrifice (found with
+    /// `lull why` and `lull solve --why`, docs/measurements.md):
+    /// - no reverse futility: after a sacrifice the defender is material ahead, its eval far
+    ///   above beta, and the node returned before the mating threat was searched;
+    /// - the null move's reduction grows less with that lead (the null move stays: without
+    ///   it the search is too shallow for the deep WAC positions);
+    /// - late move pruning keeps quiet checks;
+    /// - the quiescence search tries quiet checks in its first ply, and delta pruning spares
+    ///   checking captures (the mate after the sacrifice is often a check at the horizon).
+    ///
+    /// Each of these lost Elo in self-play when tried as a default (docs/strength.md), so it
+    /// is an analysis mode, off for play; `lull solve --tactical` turns it on.
+    pub fn effective(&self) -> SearchOptions {
+        let mut o = self.clone();
+        if o.tactical {
+            o.pruning.reverse_futility = false;
+            o.pruning.null_move_eval_reduction_max = o
+                .pruning
+                .null_move_eval_reduction_max
+                .min(params::TACTICAL_NMP_EVAL_REDUCTION_MAX);
+            o.pruning.late_move_pruning_keeps_checks = true;
+            o.qs.check_plies = o.qs.check_plies.max(1);
+            o.qs.delta_spares_checks = true;
+        }
+        o
+    }
 }
 
 /// The main search's pruning and reduction techniques, each a switch (all on by default), so
@@ -120,6 +158,13 @@ pub struct PruningOptions {
     pub see: bool,
     /// `LateMoveReductions`: late quiet moves are searched shallower first (10b).
     pub late_move_reductions: bool,
+    /// Late move pruning keeps the quiet moves that may give check (off by default; set by
+    /// `TacticalMode`: the mating move of a sacrifice is often a late quiet check).
+    pub late_move_pruning_keeps_checks: bool,
+    /// The most plies the null move's reduction grows by with the eval's lead over beta
+    /// (`NMP_EVAL_REDUCTION_MAX`; less in `TacticalMode`: after a sacrifice the defender's
+    /// eval is far above beta, and the deeper reduction hides the mate it threatens).
+    pub null_move_eval_reduction_max: i32,
 }
 
 impl Default for PruningOptions {
@@ -131,6 +176,8 @@ impl Default for PruningOptions {
             late_move_pruning: true,
             see: true,
             late_move_reductions: true,
+            late_move_pruning_keeps_checks: false,
+            null_move_eval_reduction_max: params::NMP_EVAL_REDUCTION_MAX,
         }
     }
 }
@@ -146,6 +193,7 @@ impl Default for SearchOptions {
             syzygy_probe_depth: 1,
             syzygy_50_move_rule: true,
             syzygy_probe_limit: 7,
+            tactical: false,
         }
     }
 }
@@ -1014,7 +1062,7 @@ impl Engine {
         self.control.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         let t = &mut self.threads[0];
-        t.options = self.options.clone();
+        t.options = self.options.effective();
         t.tb_limit = 0;
         t.time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
         t.limits = Limits::default();
@@ -1104,7 +1152,7 @@ impl Engine {
             t.tb_hits.store(0, Ordering::Relaxed);
         }
         for (i, t) in self.threads.iter_mut().enumerate() {
-            t.options = self.options.clone();
+            t.options = self.options.effective();
             t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;

@@ -9,7 +9,7 @@
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
-use cozy_chess::{Move, Piece, Square};
+use cozy_chess::{Move, Square};
 use serde::Serialize;
 
 use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_PROBE_IN_QSEARCH};
@@ -97,17 +97,18 @@ impl QNode {
         }
     }
 
-    /// Why a move of this node is not searched, if it is not (Step 8 of the node, never in
-    /// check): `captured` is its victim, `see` its exchange value, `stand_pat` the node's.
+    /// Why a move of `pos` at this node is not searched, if it is not (Step 8 of the node,
+    /// never in check): `see` is its exchange value, `stand_pat` the node's.
     fn pruned(
         self,
         opts: &QSearchOptions,
+        pos: &Position,
         mv: Move,
-        captured: Option<Piece>,
         see: i32,
         stand_pat: i32,
         alpha: i32,
     ) -> Option<QPrune> {
+        let captured = pos.captured(mv);
         let recaptures_only = opts.recaptures_after > 0 && self.qply >= opts.recaptures_after;
         if recaptures_only && Some(mv.to) != self.last_capture {
             // Step 8a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
@@ -116,10 +117,12 @@ impl QNode {
         } else if opts.delta_margin > 0
             && mv.promotion.is_none()
             && captured.is_some_and(|c| stand_pat + see_value(c) + opts.delta_margin <= alpha)
+            && !(opts.delta_spares_checks && pos.gives_check(mv))
         {
             // Step 8b. Delta pruning (`QSearchDelta`): if even winning the captured piece
             // with a margin cannot lift the stand pat to alpha, skip the capture. Never a
-            // promotion: it changes the material balance by far more than the victim.
+            // promotion: it changes the material balance by far more than the victim; with
+            // `QSearchDeltaChecks`, never a check: it may mate.
             Some(QPrune::Delta)
         } else if see < opts.see_threshold {
             // Step 8c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical moves)
@@ -212,10 +215,19 @@ impl Searcher {
             return (alpha, QEnd::MateDistance);
         }
 
-        // Step 5. Transposition table (`QSearchTT`): any entry is deep enough (depth >= 0);
-        // outside PV nodes a usable bound ends the node, and its move is tried first. Inside
-        // Beal's null-move verification the scores mean something else: no TT there.
+        // Step 5. Transposition table (`QSearchTT`): outside PV nodes a usable bound ends the
+        // node, and its move is tried first. Inside Beal's null-move verification the scores
+        // mean something else: no TT there. With `QSearchChecks` not every q-node searches the
+        // same moves: a node past the check plies (captures only) stores depth -1, the others
+        // depth 0, and an entry settles only a node of its depth or less, so a captures-only
+        // result never stands for a node that would have tried the mating check (Stockfish's
+        // DEPTH_QS_NO_CHECKS). Main-search entries (depth >= 1) settle any q-node.
         let use_tt = opts.use_tt && (at.null_move_allowed || opts.null_move == NullMoveQs::Off);
+        let tt_depth = if opts.check_plies > 0 && !in_check && qply >= opts.check_plies {
+            -1
+        } else {
+            0
+        };
         let key = pos.hash();
         let mut tt_move = None;
         let mut tt_eval = None;
@@ -227,7 +239,7 @@ impl Searcher {
                 if !in_check {
                     tt_eval = Some(e.eval);
                 }
-                let usable = e.bound.settles(e.score, alpha, beta);
+                let usable = e.depth >= tt_depth && e.bound.settles(e.score, alpha, beta);
                 if !pv_node && usable {
                     return (e.score, QEnd::TtCutoff);
                 }
@@ -313,7 +325,7 @@ impl Searcher {
 
             if !in_check {
                 // Steps 8a-8c. Recaptures only, delta pruning, SEE pruning (`QNode::pruned`).
-                let pruned = at.pruned(&opts, mv, captured, see, stand_pat, alpha);
+                let pruned = at.pruned(&opts, pos, mv, see, stand_pat, alpha);
                 if let Some(reason) = pruned {
                     self.stats.q_pruned(reason);
                     self.trace_pruned(mv, reason);
@@ -364,12 +376,19 @@ impl Searcher {
             QEnd::AllSearched
         };
 
-        // Step 9. Store the result (depth 0) and return it. A node that searched nothing
+        // Step 9. Store the result (depth 0, or -1 past the check plies) and return it. A node that searched nothing
         // returns its stand pat (never a mate score: only a searched position can be mate).
         if use_tt {
             let bound = Bound::of(best_score, original_alpha, beta);
-            self.tt
-                .store(key, best_move, best_score, static_eval, 0, bound, ply);
+            self.tt.store(
+                key,
+                best_move,
+                best_score,
+                static_eval,
+                tt_depth,
+                bound,
+                ply,
+            );
         }
         (best_score, end)
     }

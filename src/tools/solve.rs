@@ -107,14 +107,30 @@ impl SolveConfig {
         parts.join(", ")
     }
 
+    /// The options as `Name=Value` words (empty: none), for the run's header.
+    pub fn options_text(&self) -> String {
+        let words: Vec<String> = self
+            .options
+            .iter()
+            .map(|(name, value)| match value {
+                Some(v) => format!("{name}={v}"),
+                None => name.clone(),
+            })
+            .collect();
+        words.join(" ")
+    }
+
     /// `n` engines set up as configured, one per job.
     pub fn make_engines(&self, n: usize) -> Result<Vec<Engine>, String> {
         (0..n).map(|_| self.make_engine()).collect()
     }
 
-    /// An engine set up as configured (hash, threads, options), silent.
+    /// An engine set up as configured (hash, threads, options), silent. The search runs in
+    /// this process, with no GUI or pipe to allow for: each position gets its whole move
+    /// time (`Move Overhead` 0, unless an option sets it).
     pub fn make_engine(&self) -> Result<Engine, String> {
         let mut engine = quiet_engine(self.hash_mib);
+        engine.options.move_overhead = 0;
         engine.set_threads(self.threads.max(1));
         for (name, value) in &self.options {
             apply_option(&mut engine, name, value.as_deref())
@@ -739,6 +755,10 @@ pub struct SolveArgs {
     /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// Search in `TacticalMode` (the UCI option): no reverse futility, no null move, quiet
+    /// checks in the first quiescence ply. Finds sacrifices and mates sooner; weaker in play.
+    #[arg(long)]
+    pub tactical: bool,
     /// After the run, say for each failed position why it was missed: a longer search (see
     /// --why-nodes) finds the line that solves it, a search to the depth the run reached
     /// follows that line (as `lull why` does), and the first pruning that hid it is named.
@@ -822,7 +842,14 @@ pub fn read_suite(
 /// file, 1 when there is nothing to solve or the JSON cannot be written.
 pub fn run(args: SolveArgs) -> ExitCode {
     // The options first: a typo should not cost a whole run.
-    let options = match check_engine_options(&args.options) {
+    // `--tactical` is the option `TacticalMode=true`, set before the others.
+    let texts: Vec<String> = args
+        .tactical
+        .then(|| "TacticalMode=true".to_string())
+        .into_iter()
+        .chain(args.options.iter().cloned())
+        .collect();
+    let options = match check_engine_options(&texts) {
         Ok(options) => options,
         Err(e) => return fail(2, e),
     };
@@ -853,6 +880,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         config.threads,
         config.hash_mib
     );
+    if !config.options.is_empty() {
+        eprintln!("options: {}", config.options_text());
+    }
     let bar = progress_bar(records.len() as u64, "{pos}/{len} solved");
     bar.set_message("0");
     let start = Instant::now();
@@ -1165,5 +1195,22 @@ mod tests {
         explain_failures(&mut solved, &mate1, &config, 1000, || unreachable!()).unwrap();
         assert!(solved[0].why.is_none());
         assert_eq!(why_summary(&solved), "");
+    }
+
+    #[test]
+    fn engines_get_the_whole_move_time_unless_an_option_says() {
+        let config = SolveConfig::default();
+        assert_eq!(config.make_engine().unwrap().options.move_overhead, 0);
+        let config = SolveConfig {
+            options: vec![
+                ("Move Overhead".to_string(), Some("30".to_string())),
+                ("TacticalMode".to_string(), Some("true".to_string())),
+            ],
+            ..SolveConfig::default()
+        };
+        let engine = config.make_engine().unwrap();
+        assert_eq!(engine.options.move_overhead, 30);
+        assert!(engine.options.tactical);
+        assert_eq!(config.options_text(), "Move Overhead=30 TacticalMode=true");
     }
 }
