@@ -123,8 +123,8 @@ impl SearchOptions {
     /// - the quiescence search tries quiet checks in its first ply, and delta pruning spares
     ///   checking captures (the mate after the sacrifice is often a check at the horizon).
     ///
-    /// Each of these lost Elo in self-play when tried as a default (docs/strength.md), so it
-    /// is an analysis mode, off for play; `lull solve --tactical` turns it on.
+    /// Such changes lost Elo in self-play when tried as defaults (docs/strength.md rows 25, 26,
+    /// 30, 31), so this is an analysis mode, off for play; `lull solve --tactical` turns it on.
     pub fn effective(&self) -> SearchOptions {
         let mut o = self.clone();
         if o.tactical {
