@@ -360,11 +360,18 @@ impl Searcher {
                         && depth <= LMP_MAX_DEPTH
                         && quiets_tried.len() as i32 >= lmp_limit
                     {
-                        if !pruning.late_move_pruning_keeps_checks {
+                        // In `TacticalMode` only this move is dropped, and only when it
+                        // cannot give check.
+                        let keeps_checks = pruning.late_move_pruning_keeps_checks;
+                        if !keeps_checks || !pos.may_give_check(mv, &check_squares) {
                             let dropped = |m: cozy_chess::Move| {
-                                !pos.is_capture(m)
-                                    && m.promotion.is_none()
-                                    && !quiets_tried.iter().any(|(q, _)| q == m)
+                                if keeps_checks {
+                                    m == mv
+                                } else {
+                                    !pos.is_capture(m)
+                                        && m.promotion.is_none()
+                                        && !quiets_tried.iter().any(|(q, _)| q == m)
+                                }
                             };
                             if line_move.is_some_and(dropped) {
                                 // The line's quiet move, not tried yet, is among those dropped.
@@ -374,17 +381,8 @@ impl Searcher {
                                 };
                                 self.why_note(on_line, ply, depth, alpha, beta, kind);
                             }
-                            picker.skip_quiets();
-                            continue;
-                        }
-                        // (`TacticalMode`) Only this move is dropped, unless it may check.
-                        if !pos.may_give_check(mv, &check_squares) {
-                            if line_move == Some(mv) {
-                                let kind = WhyKind::LateMovePruned {
-                                    quiets_tried: quiets_tried.len() as i32,
-                                    limit: lmp_limit,
-                                };
-                                self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            if !keeps_checks {
+                                picker.skip_quiets();
                             }
                             continue;
                         }

@@ -376,8 +376,9 @@ impl Searcher {
             QEnd::AllSearched
         };
 
-        // Step 9. Store the result (depth 0, or -1 past the check plies) and return it. A node that searched nothing
-        // returns its stand pat (never a mate score: only a searched position can be mate).
+        // Step 9. Store the result (depth 0, or -1 past the check plies) and return it. A node
+        // that searched nothing returns its stand pat (never a mate score: only a searched
+        // position can be mate).
         if use_tt {
             let bound = Bound::of(best_score, original_alpha, beta);
             self.tt.store(
