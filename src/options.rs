@@ -686,6 +686,8 @@ mod tests {
         assert_eq!(run.pruning.null_move_eval_reduction_max, 2);
         assert!(run.pruning.null_move && run.pruning.late_move_pruning);
         assert!(run.pruning.late_move_pruning_keeps_checks);
+        assert!(!run.pruning.futility && e.options.pruning.futility);
+        assert_eq!(run.aspiration_growth_divisor, 1);
         assert!(run.qs.delta_spares_checks);
         // Quiet checks in at least the first q-ply: a larger setting is kept.
         assert_eq!(run.qs.check_plies, 2);
@@ -698,6 +700,8 @@ mod tests {
         assert!(run.pruning.reverse_futility);
         assert_eq!(run.pruning.null_move_eval_reduction_max, 3);
         assert!(!run.pruning.late_move_pruning_keeps_checks);
+        assert!(run.pruning.futility);
+        assert_eq!(run.aspiration_growth_divisor, 2);
         assert_eq!(run.qs, e.options.qs);
     }
 

@@ -199,6 +199,9 @@ pub const ASPIRATION_WINDOW: i32 = 25;
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// Aspiration windows: after each fail the half-width grows by 1 / this of itself.
 pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
+/// `TacticalMode`: the aspiration window doubles after each fail (a sacrifice's score jumps
+/// from about 0 to a mate between two iterations; docs/measurements.md, session 18).
+pub const TACTICAL_ASPIRATION_GROWTH_DIVISOR: i32 = 1;
 /// Aspiration windows: past this half-width the full window is searched.
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 /// Main-search SEE pruning of captures: maximum depth.

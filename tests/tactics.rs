@@ -207,9 +207,32 @@ fn tactical_mode_finds_the_issue_mates_in_two_early() {
 }
 
 #[test]
+fn tactical_mode_searches_the_quiet_threat_that_futility_pruned() {
+    // mate_in_5.epd line 469: Bxf7+ Kd8 Ng5 (quiet, threatening Ne6#) Qc4 Rd5 Qf1+ Rxf1 h6
+    // Ne6#. With futility pruning, Ng5 was pruned three plies from the horizon (eval +56,
+    // margin 360, below alpha) and TacticalMode reported a mate in 7 at depths 10 and 11, the
+    // mate in 5 from depth 12. Without it the mate in 5 stands at depth 10.
+    let fen = "r1b1k1nr/1p1n1pbp/p1pQ2p1/4p3/2B1PB2/2q2N2/P1P2PPP/1R1R2K1 w - - 0 1";
+    let (score, pv) = tactical_search(fen, 10);
+    assert_eq!(mate_moves(score), Some(5), "score {score}");
+    let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    assert_eq!(line.first().map(String::as_str), Some("c4f7"), "{line:?}");
+    assert_eq!(line.get(2).map(String::as_str), Some("f3g5"), "{line:?}");
+    // Every move of the PV is legal and, when it is the whole line, the last one mates.
+    let mut p = Position::from_fen(fen).unwrap();
+    for &mv in &pv {
+        assert!(p.legal_moves().contains(&mv), "{line:?}");
+        p.play(mv);
+    }
+    if pv.len() == 9 {
+        assert!(p.is_checkmate(), "{line:?}");
+    }
+}
+
+#[test]
 fn tactical_mode_changes_the_search_and_not_the_play_settings() {
     // TacticalMode is an analysis setting: on, the same fixed-depth search of a quiet
-    // middlegame is larger (no reverse futility, no null move, quiet checks at the horizon);
+    // middlegame is larger (no reverse or plain futility pruning, quiet checks at the horizon);
     // off again, the search is the play search, node for node.
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
     let pos = Position::from_fen(fen).unwrap();

@@ -422,6 +422,7 @@ mod tests {
             syzygy_50_move_rule: false,
             syzygy_probe_limit: 5,
             tactical: false,
+            ..SearchOptions::default()
         }
     }
 

@@ -108,6 +108,9 @@ pub struct SearchOptions {
     /// `TacticalMode`: analysis settings for tactics and mate problems (see
     /// [`SearchOptions::effective`]); off for play.
     pub tactical: bool,
+    /// After each failed aspiration search the window's half-width grows by 1 / this of
+    /// itself (`params::ASPIRATION_GROWTH_DIVISOR`; set by `TacticalMode`, not a UCI option).
+    pub aspiration_growth_divisor: i32,
 }
 
 impl SearchOptions {
@@ -119,7 +122,12 @@ impl SearchOptions {
     ///   above beta, and the node returned before the mating threat was searched;
     /// - the null move's reduction grows less with that lead (the null move stays: without
     ///   it the search is too shallow for the deep WAC positions);
-    /// - late move pruning keeps quiet checks;
+    /// - late move pruning keeps quiet checks, and there is no futility pruning: a quiet move
+    ///   that threatens mate gains more than any margin (after Bxf7+ Kd8 in
+    ///   `r1b1k1nr/1p1n1pbp/p1pQ2p1/4p3/2B1PB2/2q2N2/P1P2PPP/1R1R2K1 w`, Ng5 was pruned);
+    /// - the aspiration window doubles after each fail: the score of a sacrifice jumps from
+    ///   about 0 to a mate in one iteration, through 11 re-searches when the window grows
+    ///   by half;
     /// - the quiescence search tries quiet checks in its first ply, and delta pruning spares
     ///   checking captures (the mate after the sacrifice is often a check at the horizon).
     ///
@@ -134,6 +142,10 @@ impl SearchOptions {
                 .null_move_eval_reduction_max
                 .min(params::TACTICAL_NMP_EVAL_REDUCTION_MAX);
             o.pruning.late_move_pruning_keeps_checks = true;
+            o.pruning.futility = false;
+            o.aspiration_growth_divisor = o
+                .aspiration_growth_divisor
+                .min(params::TACTICAL_ASPIRATION_GROWTH_DIVISOR);
             o.qs.check_plies = o.qs.check_plies.max(1);
             o.qs.delta_spares_checks = true;
         }
@@ -194,6 +206,7 @@ impl Default for SearchOptions {
             syzygy_50_move_rule: true,
             syzygy_probe_limit: 7,
             tactical: false,
+            aspiration_growth_divisor: params::ASPIRATION_GROWTH_DIVISOR,
         }
     }
 }
@@ -778,7 +791,7 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta += delta / params::ASPIRATION_GROWTH_DIVISOR;
+            delta += delta / self.options.aspiration_growth_divisor;
             if delta > params::ASPIRATION_MAX_DELTA {
                 alpha = -inf;
                 beta = inf;

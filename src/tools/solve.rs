@@ -755,9 +755,10 @@ pub struct SolveArgs {
     /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// Search in `TacticalMode` (the UCI option): no reverse futility, a smaller null-move
-    /// reduction, quiet checks kept by late move pruning and tried in the first quiescence
-    /// ply. Finds sacrifices and mates sooner; weaker in play.
+    /// Search in `TacticalMode` (the UCI option): no reverse or plain futility pruning, a
+    /// smaller null-move reduction, quiet checks kept by late move pruning and tried in the
+    /// first quiescence ply, aspiration windows that double. Finds sacrifices and mates
+    /// sooner; weaker in play.
     #[arg(long)]
     pub tactical: bool,
     /// After the run, say for each failed position why it was missed: a longer search (see
