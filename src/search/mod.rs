@@ -791,7 +791,8 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta += delta / self.options.aspiration_growth_divisor;
+            // (The field is public: whatever it holds, the window grows.)
+            delta += (delta / self.options.aspiration_growth_divisor.max(1)).max(1);
             if delta > params::ASPIRATION_MAX_DELTA {
                 alpha = -inf;
                 beta = inf;
