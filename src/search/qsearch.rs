@@ -9,7 +9,7 @@
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
-use cozy_chess::{Move, Square};
+use cozy_chess::{Move, Piece, Square};
 use serde::Serialize;
 
 use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_PROBE_IN_QSEARCH};
@@ -98,17 +98,19 @@ impl QNode {
     }
 
     /// Why a move of `pos` at this node is not searched, if it is not (Step 8 of the node,
-    /// never in check): `see` is its exchange value, `stand_pat` the node's.
+    /// never in check): `captured` is its victim, `see` its exchange value, `stand_pat` the
+    /// node's.
+    #[allow(clippy::too_many_arguments)]
     fn pruned(
         self,
         opts: &QSearchOptions,
         pos: &Position,
         mv: Move,
+        captured: Option<Piece>,
         see: i32,
         stand_pat: i32,
         alpha: i32,
     ) -> Option<QPrune> {
-        let captured = pos.captured(mv);
         let recaptures_only = opts.recaptures_after > 0 && self.qply >= opts.recaptures_after;
         if recaptures_only && Some(mv.to) != self.last_capture {
             // Step 8a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
@@ -325,7 +327,7 @@ impl Searcher {
 
             if !in_check {
                 // Steps 8a-8c. Recaptures only, delta pruning, SEE pruning (`QNode::pruned`).
-                let pruned = at.pruned(&opts, pos, mv, see, stand_pat, alpha);
+                let pruned = at.pruned(&opts, pos, mv, captured, see, stand_pat, alpha);
                 if let Some(reason) = pruned {
                     self.stats.q_pruned(reason);
                     self.trace_pruned(mv, reason);
