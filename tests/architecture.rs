@@ -205,3 +205,108 @@ fn one_move_picker_serves_both_searches() {
         );
     }
 }
+
+/// The files of `src/search/` (one per module; a module's own subfolder holds only its tests)
+/// and the sibling modules each one imports, through `super::name` or `crate::search::name`.
+/// A path to an item of `mod.rs` itself (`super::Searcher` when `Searcher` is no module) is an
+/// import of `mod`. Each file's test module, at its end, is left out.
+fn search_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let dir = src().join("search");
+    let mut texts = BTreeMap::new();
+    for entry in fs::read_dir(&dir).expect("read src/search") {
+        let path = entry.expect("dir entry").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = code(&path);
+            let text = match text.find("#[cfg(test)]\nmod tests") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+            texts.insert(name, text);
+        }
+    }
+    let modules: BTreeSet<String> = texts.keys().cloned().collect();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    texts
+        .iter()
+        .map(|(module, text)| {
+            let mut imports = BTreeSet::new();
+            for prefix in ["super::", "crate::search::"] {
+                for (i, _) in text.match_indices(prefix) {
+                    // `crate::search::` also ends in `search::`: count each path once.
+                    if prefix == "super::" && text[..i].ends_with("crate::search::") {
+                        continue;
+                    }
+                    let rest = &text[i + prefix.len()..];
+                    let names: Vec<String> = match rest.strip_prefix('{') {
+                        Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                            .split(',')
+                            .map(|item| ident(item.trim_start()))
+                            .collect(),
+                        None => vec![ident(rest)],
+                    };
+                    for name in names.into_iter().filter(|n| !n.is_empty() && n != "super") {
+                        let target = if modules.contains(&name) {
+                            name
+                        } else {
+                            "mod".to_string()
+                        };
+                        if &target != module {
+                            imports.insert(target);
+                        }
+                    }
+                }
+            }
+            // `mod.rs` re-exports its children's items: `pub use engine::Engine;`.
+            if module == "mod" {
+                for name in &modules {
+                    if text.contains(&format!("use {name}::")) {
+                        imports.insert(name.clone());
+                    }
+                }
+            }
+            (module.clone(), imports)
+        })
+        .collect()
+}
+
+#[test]
+fn the_search_files_import_one_way() {
+    let graph = search_graph();
+    assert!(graph.len() >= 10, "files found: {:?}", graph.keys());
+    // Known edges, so that the scan is seen to read imports at all.
+    assert!(graph["alphabeta"].contains("movepick"), "{graph:?}");
+    assert!(graph["movepick"].contains("ordering"), "{graph:?}");
+    assert!(graph["mod"].contains("engine"), "{graph:?}");
+    // The children own their types: none reaches up into `mod.rs`.
+    for (module, imports) in &graph {
+        assert!(
+            module == "mod" || !imports.contains("mod"),
+            "{module} imports from search/mod.rs: {imports:?}"
+        );
+    }
+    assert_eq!(find_circle(&graph), None, "import circle in {graph:?}");
+}
+
+#[test]
+fn the_main_search_node_and_the_search_files_stay_short() {
+    let dir = src().join("search");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    assert!(files.len() >= 10);
+    for file in &files {
+        let lines = fs::read_to_string(file).unwrap().lines().count();
+        assert!(lines <= 700, "{} has {lines} lines", file.display());
+    }
+    let lengths = function_lengths(&code(&dir.join("alphabeta.rs")));
+    let node = lengths
+        .iter()
+        .find(|(head, _)| head.contains("fn negamax("))
+        .expect("negamax in alphabeta.rs");
+    assert!(node.1 > 100, "the measure reads the whole node: {node:?}");
+    assert!(node.1 <= 250, "negamax has {} code lines", node.1);
+}

@@ -3,67 +3,25 @@
 //! pruning and reductions). Each node reads top to bottom as numbered steps. At depth 0 it
 //! hands over to the quiescence search (`qsearch.rs`).
 
-use std::sync::OnceLock;
-
-use cozy_chess::{Piece, Square};
+use cozy_chess::Move;
 
 use crate::params::*;
 use crate::position::Position;
-use crate::tt::Bound;
+use crate::tt::{Bound, TtEntry};
 
 use super::movepick::{MovePicker, Picked, Stage};
-use super::ordering::{cont_key, QuietsTried, NO_CONT};
+use super::ordering::{cont_key, NO_CONT};
+use super::pruning::{Cut, LoopMove, MoveLoop, Node, Tried};
 use super::qsearch::QNode;
-use super::see::see_ge;
+use super::searcher::Searcher;
 use super::why::WhyKind;
-use super::Searcher;
 
-/// The captures a node searched before its cutoff (at most [`CapturesTried::CAP`]; later
-/// ones are not remembered), for the capture history.
-struct CapturesTried {
-    list: [(Piece, Square, Piece); CapturesTried::CAP],
-    len: usize,
-}
-
-impl Default for CapturesTried {
-    #[inline]
-    fn default() -> Self {
-        Self {
-            list: [(Piece::Pawn, Square::A1, Piece::Pawn); Self::CAP],
-            len: 0,
-        }
-    }
-}
-
-impl CapturesTried {
-    const CAP: usize = 32;
-
-    #[inline]
-    fn push(&mut self, capture: (Piece, Square, Piece)) {
-        if self.len < Self::CAP {
-            self.list[self.len] = capture;
-            self.len += 1;
-        }
-    }
-
-    #[inline]
-    fn as_slice(&self) -> &[(Piece, Square, Piece)] {
-        &self.list[..self.len]
-    }
-}
-
-/// Late-move reduction table, indexed by [depth][move number], both capped at 63.
-fn lmr_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
-        t
-    })
+/// What the tablebases made of a node (Step 4b).
+enum TbStep {
+    /// The tables settle the node: return this score.
+    Cutoff(i32),
+    /// The floor and ceiling they put on the node's score (a PV node's win or loss).
+    Bounds { floor: i32, ceiling: i32 },
 }
 
 impl Searcher {
@@ -85,22 +43,24 @@ impl Searcher {
         })
     }
 
-    /// Notes an event of `lull why` when the node is on the watched line.
+    /// Notes an event of `lull why` when the node is on the watched line: the one place the
+    /// main search records its notes.
     #[inline]
-    fn why_note(
-        &mut self,
-        on_line: bool,
-        ply: usize,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        kind: WhyKind,
-    ) {
-        if on_line {
+    fn note(&mut self, node: &Node, depth: i32, alpha: i32, beta: i32, kind: WhyKind) {
+        if node.on_line {
             if let Some(w) = self.why.as_deref_mut() {
-                w.note(ply, depth, alpha, beta, kind);
+                w.note(node.ply, depth, alpha, beta, kind);
             }
         }
+    }
+
+    /// Ends a node with `cut`, noting why.
+    #[inline]
+    fn end(&mut self, node: &Node, depth: i32, alpha: i32, beta: i32, cut: Cut) -> i32 {
+        if let Some(kind) = cut.why {
+            self.note(node, depth, alpha, beta, kind);
+        }
+        cut.score
     }
 
     /// Searches `pos` to `depth` plies within the window (`alpha`, `beta`). `ply` is the
@@ -113,32 +73,28 @@ impl Searcher {
         mut depth: i32,
         ply: usize,
     ) -> i32 {
-        let root = ply == 0;
-        let pv_node = beta - alpha > 1;
+        let node = Node {
+            ply,
+            root: ply == 0,
+            pv_node: beta - alpha > 1,
+            in_check: pos.in_check(),
+            on_line: self
+                .why
+                .as_deref()
+                .is_some_and(|w| w.on_line(ply, pos.hash())),
+        };
         self.pv_len[ply.min(MAX_PLY)] = 0;
-        // `lull why`: is this node on the line being watched (see `why.rs`)?
-        let on_line = self
-            .why
-            .as_deref()
-            .is_some_and(|w| w.on_line(ply, pos.hash()));
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
         // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
         // the captures with the quiescence search (or, with `QSearch` off, take the static
         // evaluation as the leaf value: the horizon effect).
-        let in_check = pos.in_check();
-        if in_check {
+        if node.in_check {
             depth += 1;
         }
-
         if depth <= 0 {
-            let score = if self.options.qs.enabled {
-                self.qsearch(pos, alpha, beta, QNode::horizon(ply))
-            } else {
-                self.stats.main_nodes += 1;
-                self.evaluate(pos)
-            };
-            self.why_note(on_line, ply, depth, alpha, beta, WhyKind::Horizon { score });
+            let score = self.horizon(pos, alpha, beta, ply);
+            self.note(&node, depth, alpha, beta, WhyKind::Horizon { score });
             return score;
         }
 
@@ -150,10 +106,9 @@ impl Searcher {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-
-        if !root {
+        if !node.root {
             if pos.is_draw(ply) {
-                self.why_note(on_line, ply, depth, alpha, beta, WhyKind::Draw);
+                self.note(&node, depth, alpha, beta, WhyKind::Draw);
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -164,7 +119,7 @@ impl Searcher {
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
-                self.why_note(on_line, ply, depth, alpha, beta, WhyKind::MateDistance);
+                self.note(&node, depth, alpha, beta, WhyKind::MateDistance);
                 return alpha;
             }
         }
@@ -174,141 +129,48 @@ impl Searcher {
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && e.depth >= depth && e.bound.settles(e.score, alpha, beta) {
-                let kind = WhyKind::TtCutoff {
-                    score: e.score,
-                    bound: e.bound,
-                    depth: e.depth,
-                };
-                self.why_note(on_line, ply, depth, alpha, beta, kind);
-                return e.score;
-            }
+        if let Some(cut) = entry.and_then(|e| tt_cutoff(&e, &node, depth, alpha, beta)) {
+            return self.end(&node, depth, alpha, beta, cut);
         }
 
-        // Step 4b. Syzygy tablebases: right after a capture or pawn move (halfmove clock 0)
-        // with few enough pieces, the WDL tables give the exact result. A win or loss is a
-        // bound (the search may still find a mate), a draw is exact; a cutoff returns at once
-        // and is stored as deep as the search could ever go. In a PV node a win raises the
-        // floor and a loss lowers the ceiling of the score.
-        let mut tb_floor = -INFINITY;
-        let mut tb_ceiling = INFINITY;
-        // The window as it came: a floor raised by the tables is no bound the moves proved.
+        // Step 4b. Syzygy tablebases (see `tablebase_step`). The window as it came is kept:
+        // a floor raised by the tables is no bound the moves proved.
         let original_alpha = alpha;
-        if !root
-            && self.tb_limit > 0
-            && depth >= self.options.syzygy_probe_depth
-            && pos.board().halfmove_clock() == 0
-            && pos.board().occupied().len() as usize <= self.tb_limit
-        {
-            if let Some((score, bound)) = self.probe_wdl(pos, ply) {
-                if bound.settles(score, alpha, beta) {
-                    let eval = self.evaluate(pos);
-                    let depth = (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH);
-                    self.tt.store(key, None, score, eval, depth, bound, ply);
-                    return score;
-                }
-                if pv_node {
-                    if bound == Bound::Lower {
-                        tb_floor = score;
-                        alpha = alpha.max(score);
-                    } else {
-                        tb_ceiling = score;
-                    }
-                }
-            }
-        }
+        let (tb_floor, tb_ceiling) = match self.tablebase_step(pos, &node, depth, alpha, beta) {
+            TbStep::Cutoff(score) => return score,
+            TbStep::Bounds { floor, ceiling } => (floor, ceiling),
+        };
+        alpha = alpha.max(tb_floor);
 
         // Step 5. Static evaluation, and whether it improved over our previous move's
-        // ("improving": prune less when things are getting worse for us).
-        let static_eval = if in_check {
+        // ("improving": prune less when things are getting worse for us). Killers of the
+        // grandchildren are stale: clear them.
+        let static_eval = if node.in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        // Killers of the grandchildren are stale: clear them.
+        let improving = !node.in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         if ply + 2 <= MAX_PLY {
             self.tables.killers[ply + 2] = [None; 2];
         }
+        let eval = pruning_eval(entry.as_ref(), static_eval, node.in_check);
 
-        // A TT score is a searched value: where its bound says it is more accurate than the
-        // static evaluation, the pruning decisions below use it instead (`eval`).
-        let eval = match entry {
-            Some(e)
-                if !in_check
-                    && e.score.abs() < TB_BOUND
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => e.score > static_eval,
-                        Bound::Upper => e.score < static_eval,
-                    } =>
-            {
-                e.score
+        // Steps 6 and 7. Reverse futility and null-move pruning (in nodes off the PV, not in
+        // check): the node is good enough to end before any move is searched.
+        if !node.pv_node && !node.in_check && !node.root {
+            if let Some(cut) = self.reverse_futility(depth, eval, beta, improving) {
+                return self.end(&node, depth, alpha, beta, cut);
             }
-            _ => static_eval,
-        };
-
-        // The techniques switched on (`PruningOptions`, one UCI switch each).
-        let pruning = self.options.pruning;
-        if !pv_node && !in_check && !root {
-            // Step 6. Reverse futility pruning: far above beta at low depth, a quiet move
-            // will not bring the score below it.
-            let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if pruning.reverse_futility
-                && depth <= RFP_MAX_DEPTH
-                && eval - margin >= beta
-                && eval.abs() < TB_BOUND
-            {
-                let kind = WhyKind::ReverseFutility { eval, margin };
-                self.why_note(on_line, ply, depth, alpha, beta, kind);
-                return (eval + beta) / 2;
-            }
-
-            // Step 7. Null-move pruning: if passing still fails high with a reduced search,
-            // a real move will too (not in pawn endings: zugzwang).
-            if pruning.null_move
-                && depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && !self.stack[ply].after_null
-                && !pos.only_pawns(pos.side_to_move())
-                && beta.abs() < TB_BOUND
-            {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(pruning.null_move_eval_reduction_max);
-                if self.make_null(pos) {
-                    self.stack[ply + 1].after_null = true;
-                    self.stack[ply].cont_key = NO_CONT;
-                    let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
-                    self.stack[ply + 1].after_null = false;
-                    pos.undo();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        let score = if score >= TB_BOUND { beta } else { score };
-                        // Deep enough, verify: the same reduced search without the null move.
-                        let verified = depth < NMP_VERIFY_DEPTH || {
-                            self.stack[ply].after_null = true;
-                            let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
-                            self.stack[ply].after_null = false;
-                            v >= beta
-                        };
-                        if verified {
-                            let kind = WhyKind::NullMove { score };
-                            self.why_note(on_line, ply, depth, alpha, beta, kind);
-                            return score;
-                        }
-                    }
-                }
+            if let Some(cut) = self.null_move(pos, ply, depth, eval, beta) {
+                return self.end(&node, depth, alpha, beta, cut);
             }
         }
 
         // Step 8. Internal iterative reduction: without a TT move the ordering is poor;
         // search this node a ply shallower.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !in_check {
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !node.in_check {
             depth -= 1;
         }
 
@@ -316,177 +178,68 @@ impl Searcher {
         // move is generated (when it cuts off, generation is never paid for); then good
         // captures by MVV-LVA, killers, the counter-move, history, and last the captures that
         // lose material by SEE (their SEE is computed only when they come up).
-        let root_filter = root.then(|| self.root_moves.clone());
-        // The previous two moves, for the counter-move and continuation histories.
+        let root_filter = node.root.then(|| self.root_moves.clone());
         let ctx = self.stack.quiet_context(ply);
         let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
-        let check_squares = pos.check_squares();
+        let l = MoveLoop {
+            node,
+            depth,
+            eval,
+            improving,
+            lmp_limit: (LMP_BASE + depth * depth)
+                / if improving {
+                    1
+                } else {
+                    LMP_NOT_IMPROVING_DIVISOR
+                },
+            check_squares: pos.check_squares(),
+            line_move: node
+                .on_line
+                .then(|| self.why.as_deref().and_then(|w| w.line_move(ply)))
+                .flatten(),
+            ctx,
+            us: pos.side_to_move(),
+            pruning: self.options.pruning,
+            capture_history: self.tables.use_capture_history,
+        };
 
         // Step 10. Search the moves: the first with the full window, the others with a null
         // window that is widened only when a move beats alpha (PVS); late quiet moves are
-        // pruned or searched with reduced depth first.
+        // pruned (10a) or searched with reduced depth first (10b).
         let mut best_score = tb_floor;
         let mut best_move = None;
         let mut searched = 0usize;
         let mut legal = 0usize;
-        let mut quiets_tried = QuietsTried::new();
-        // Captures searched before the cutoff, for the capture history (when it is on).
-        let capture_history = self.tables.use_capture_history;
-        let mut captures_tried = CapturesTried::default();
-        let us = pos.side_to_move();
-        // The line's move here, when this node is on the watched line.
-        let line_move = if on_line {
-            self.why.as_deref().and_then(|w| w.line_move(ply))
-        } else {
-            None
-        };
-        let lmp_limit = (LMP_BASE + depth * depth)
-            / if improving {
-                1
-            } else {
-                LMP_NOT_IMPROVING_DIVISOR
-            };
+        let mut tried = Tried::default();
         while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
             legal += 1;
-            let quiet = !pos.is_capture(mv) && mv.promotion.is_none();
-            let killer_or_better = stage <= Stage::Killers;
+            let m = self.loop_move(pos, &l, mv, stage);
 
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
-            if !root && best_score > -TB_BOUND && !in_check {
-                if quiet {
-                    // Late move pruning: enough quiet moves tried at low depth; the picker
-                    // drops the remaining quiet moves at once instead of yielding them.
-                    if pruning.late_move_pruning
-                        && depth <= LMP_MAX_DEPTH
-                        && quiets_tried.len() as i32 >= lmp_limit
-                    {
-                        // In `TacticalMode` only this move is dropped, and only when it
-                        // cannot give check.
-                        let keeps_checks = pruning.late_move_pruning_keeps_checks;
-                        if !keeps_checks || !pos.may_give_check(mv, &check_squares) {
-                            let dropped = |m: cozy_chess::Move| {
-                                if keeps_checks {
-                                    m == mv
-                                } else {
-                                    !pos.is_capture(m)
-                                        && m.promotion.is_none()
-                                        && !quiets_tried.iter().any(|(q, _)| q == m)
-                                }
-                            };
-                            if line_move.is_some_and(dropped) {
-                                // The line's quiet move, not tried yet, is among those dropped.
-                                let kind = WhyKind::LateMovePruned {
-                                    quiets_tried: quiets_tried.len() as i32,
-                                    limit: lmp_limit,
-                                };
-                                self.why_note(on_line, ply, depth, alpha, beta, kind);
-                            }
-                            if !keeps_checks {
-                                picker.skip_quiets();
-                            }
-                            continue;
-                        }
+            if !node.root && best_score > -TB_BOUND && !node.in_check {
+                if let Some((why, rest_of_quiets)) = self.prune_move(pos, &l, &m, alpha, &tried) {
+                    if let Some(kind) = why {
+                        self.note(&node, depth, alpha, beta, kind);
                     }
-                    // Futility pruning: the eval plus a margin cannot reach alpha.
-                    if pruning.futility
-                        && depth <= FP_MAX_DEPTH
-                        && !pv_node
-                        && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
-                        && !pos.may_give_check(mv, &check_squares)
-                    {
-                        if line_move == Some(mv) {
-                            let margin = FP_BASE + FP_PER_DEPTH * depth;
-                            let kind = WhyKind::Futility { eval, margin };
-                            self.why_note(on_line, ply, depth, alpha, beta, kind);
-                        }
-                        continue;
-                    }
-                    // SEE pruning of quiet moves onto attacked squares (not checks: a
-                    // checking sacrifice is the stuff of tactics).
-                    if pruning.see
-                        && depth <= SEE_QUIET_MAX_DEPTH
-                        && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
-                        && !pos.may_give_check(mv, &check_squares)
-                    {
-                        if line_move == Some(mv) {
-                            self.why_note(on_line, ply, depth, alpha, beta, WhyKind::SeePruned);
-                        }
-                        continue;
-                    }
-                } else if pruning.see
-                    && depth <= SEE_CAPTURE_MAX_DEPTH
-                    && matches!(stage, Stage::BadCaptures | Stage::UnderPromotions)
-                    && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
-                    && !pos.may_give_check(mv, &check_squares)
-                {
-                    // SEE pruning of badly losing captures.
-                    if line_move == Some(mv) {
-                        self.why_note(on_line, ply, depth, alpha, beta, WhyKind::SeePruned);
+                    if rest_of_quiets {
+                        picker.skip_quiets();
                     }
                     continue;
                 }
             }
 
-            let mover = pos.board().piece_on(mv.from);
-            let key = mover.map_or(NO_CONT, |p| cont_key(us, p, mv.to));
-            // (moving piece, square, victim) of a capture, for the capture history.
-            let capture = if capture_history {
-                mover.zip(pos.captured(mv)).map(|(p, v)| (p, mv.to, v))
-            } else {
-                None
-            };
-            self.stack[ply].cont_key = key;
-            let nodes_before = if root { self.nodes() } else { 0 };
-            self.make_move(pos, mv);
-            let gives_check = pos.in_check();
-            let new_depth = depth - 1;
-            let score = if searched == 0 {
-                -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
-            } else {
-                // Step 10b. Late move reductions for quiet moves after the first few.
-                let mut r = 0;
-                if pruning.late_move_reductions
-                    && depth >= LMR_MIN_DEPTH
-                    && searched > usize::from(pv_node)
-                    && quiet
-                    && !gives_check
-                {
-                    r = lmr_table()[depth.min(63) as usize][searched.min(63)];
-                    r -= i32::from(pv_node);
-                    r -= i32::from(killer_or_better);
-                    r += i32::from(!improving);
-                    r -= self.tables.quiet_score(us, mv, key, ctx) / LMR_HISTORY_DIVISOR;
-                    r = r.clamp(0, new_depth - 1);
-                }
-                let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
-                if r > 0 && line_move == Some(mv) {
-                    let order = searched + 1;
-                    let kind = WhyKind::Reduced { r, order, score: s };
-                    self.why_note(on_line, ply, depth, alpha, beta, kind);
-                }
-                if s > alpha && r > 0 {
-                    s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
-                }
-                s
-            };
-            pos.undo();
+            // Step 10b. Make the move and search it (PVS, late move reductions).
+            let score = self.search_move(pos, &l, &m, alpha, beta, searched);
             if self.stopped {
                 return 0;
             }
             searched += 1;
-            if line_move == Some(mv) {
+            if l.line_move == Some(mv) {
                 let kind = WhyKind::Searched {
                     order: searched,
                     score,
                 };
-                self.why_note(on_line, ply, depth, alpha, beta, kind);
-            }
-            if root {
-                // Effort per root move, for the time manager.
-                self.add_root_nodes(mv, self.nodes() - nodes_before);
+                self.note(&node, depth, alpha, beta, kind);
             }
 
             if score > best_score {
@@ -495,73 +248,56 @@ impl Searcher {
                     best_move = Some(mv);
                     alpha = score;
                     self.update_pv(ply, mv);
-                    if root {
+                    if node.root {
                         self.root_best = Some((mv, score));
                     }
-                    // Step 11. Beta cutoff: remember quiet refutations (killers, history)
-                    // and punish the quiet moves tried before.
+                    // Step 11. Beta cutoff: remember the refutation, punish the moves tried
+                    // before it.
                     if score >= beta {
                         self.stats.main_cutoff(searched);
-                        let bonus = (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE)
-                            .min(HISTORY_BONUS_MAX);
-                        if capture_history {
-                            // The capture that refuted gains, the captures tried before lose.
-                            if let Some(c) = capture {
-                                self.tables.update_capture(us, c.0, c.1, c.2, bonus);
-                            }
-                            for &(piece, to, victim) in captures_tried.as_slice() {
-                                self.tables.update_capture(us, piece, to, victim, -bonus);
-                            }
-                        }
-                        if quiet {
-                            self.tables.add_killer(ply, mv);
-                            if ctx.prev1 != NO_CONT {
-                                self.tables.counters[ctx.prev1] = Some(mv);
-                            }
-                            self.tables.update_quiet(us, mv, key, ctx, bonus);
-                            for (q, qkey) in quiets_tried.iter() {
-                                self.tables.update_quiet(us, q, qkey, ctx, -bonus);
-                            }
-                        }
-                        if line_move.is_some_and(|m| m != mv) {
+                        self.reward_cutoff(&l, &m, &tried);
+                        if l.line_move.is_some_and(|lm| lm != mv) {
                             let kind = WhyKind::CutBefore { by: mv, score };
-                            self.why_note(on_line, ply, depth, alpha, beta, kind);
+                            self.note(&node, depth, alpha, beta, kind);
                         }
                         break;
                     }
                 }
             }
-            if quiet {
-                quiets_tried.push(mv, key);
-            } else if let Some(c) = capture {
-                captures_tried.push(c);
+            if m.quiet {
+                tried.quiets.push(mv, m.key);
+            } else if let Some(c) = m.capture {
+                tried.captures.push(c);
             }
         }
         if legal == 0 {
             // No legal move: mate or stalemate.
-            return if in_check { -MATE + ply as i32 } else { DRAW };
+            return if node.in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
         }
         if searched > 0 {
             self.stats.main_expanded += 1;
         } else {
             // Everything was pruned: the static evaluation stands (never a mate score).
-            best_score = if in_check {
+            best_score = if node.in_check {
                 -MATE + ply as i32
             } else {
                 static_eval
             };
         }
-
         // A tablebase loss caps what the moves found (Step 4b).
         best_score = best_score.min(tb_ceiling);
 
-        // Step 12. Store the result: exact inside the window, else the bound it proves.
+        // Step 12. Store the result: exact inside the window, else the bound it proves. (A
+        // tablebase win that no move improved on stays what the tables said: a floor.)
         let kind = WhyKind::Result {
             score: best_score,
             best: best_move,
         };
-        self.why_note(on_line, ply, depth, original_alpha, beta, kind);
-        // (A tablebase win that no move improved on stays what the tables said: a floor.)
+        self.note(&node, depth, original_alpha, beta, kind);
         let bound = if best_move.is_none() && tb_floor > -INFINITY && best_score == tb_floor {
             Bound::Lower
         } else {
@@ -570,5 +306,177 @@ impl Searcher {
         self.tt
             .store(key, best_move, best_score, static_eval, depth, bound, ply);
         best_score
+    }
+
+    /// Step 1, at the horizon: the quiescence search's score, or with `QSearch` off the
+    /// static evaluation (and the node is counted as a main-search node).
+    fn horizon(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.options.qs.enabled {
+            self.qsearch(pos, alpha, beta, QNode::horizon(ply))
+        } else {
+            self.stats.main_nodes += 1;
+            self.evaluate(pos)
+        }
+    }
+
+    /// Step 4b. Syzygy tablebases: right after a capture or pawn move (halfmove clock 0)
+    /// with few enough pieces, the WDL tables give the exact result. A win or loss is a
+    /// bound (the search may still find a mate), a draw is exact; a cutoff returns at once
+    /// and is stored as deep as the search could ever go. In a PV node a win raises the
+    /// floor and a loss lowers the ceiling of the score.
+    fn tablebase_step(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> TbStep {
+        let mut bounds = (-INFINITY, INFINITY);
+        if !node.root
+            && self.tb_limit > 0
+            && depth >= self.options.syzygy_probe_depth
+            && pos.board().halfmove_clock() == 0
+            && pos.board().occupied().len() as usize <= self.tb_limit
+        {
+            if let Some((score, bound)) = self.probe_wdl(pos, node.ply) {
+                if bound.settles(score, alpha, beta) {
+                    let eval = self.evaluate(pos);
+                    let depth = (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH);
+                    self.tt
+                        .store(pos.hash(), None, score, eval, depth, bound, node.ply);
+                    return TbStep::Cutoff(score);
+                }
+                if node.pv_node {
+                    if bound == Bound::Lower {
+                        bounds.0 = score;
+                    } else {
+                        bounds.1 = score;
+                    }
+                }
+            }
+        }
+        TbStep::Bounds {
+            floor: bounds.0,
+            ceiling: bounds.1,
+        }
+    }
+
+    /// What Steps 10 and 11 need to know of a move before it is played.
+    #[inline]
+    fn loop_move(&self, pos: &Position, l: &MoveLoop, mv: Move, stage: Stage) -> LoopMove {
+        let mover = pos.board().piece_on(mv.from);
+        LoopMove {
+            mv,
+            stage,
+            quiet: !pos.is_capture(mv) && mv.promotion.is_none(),
+            key: mover.map_or(NO_CONT, |p| cont_key(l.us, p, mv.to)),
+            capture: if l.capture_history {
+                mover.zip(pos.captured(mv)).map(|(p, v)| (p, mv.to, v))
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Step 10b. Plays the move and searches it: the first move with the full window, the
+    /// others with a null window, reduced first when late and quiet (LMR), then again at
+    /// full depth and with the full window only as far as the score asks.
+    fn search_move(
+        &mut self,
+        pos: &mut Position,
+        l: &MoveLoop,
+        m: &LoopMove,
+        alpha: i32,
+        beta: i32,
+        searched: usize,
+    ) -> i32 {
+        let ply = l.node.ply;
+        self.stack[ply].cont_key = m.key;
+        let nodes_before = if l.node.root { self.nodes() } else { 0 };
+        self.make_move(pos, m.mv);
+        let gives_check = pos.in_check();
+        let new_depth = l.depth - 1;
+        let score = if searched == 0 {
+            -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
+        } else {
+            let r = self.reduction(l, m, searched, gives_check);
+            let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+            if r > 0 && l.line_move == Some(m.mv) {
+                let order = searched + 1;
+                let kind = WhyKind::Reduced { r, order, score: s };
+                self.note(&l.node, l.depth, alpha, beta, kind);
+            }
+            if s > alpha && r > 0 {
+                s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+            }
+            if s > alpha && s < beta {
+                s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+            }
+            s
+        };
+        pos.undo();
+        if l.node.root && !self.stopped {
+            // Effort per root move, for the time manager.
+            self.add_root_nodes(m.mv, self.nodes() - nodes_before);
+        }
+        score
+    }
+
+    /// Step 11. A beta cutoff: the refuting capture gains in the capture history and the
+    /// captures tried before lose; a quiet refutation becomes a killer and the counter-move
+    /// and gains in the quiet histories, which the quiet moves tried before lose.
+    fn reward_cutoff(&mut self, l: &MoveLoop, m: &LoopMove, tried: &Tried) {
+        let bonus = (HISTORY_BONUS_PER_DEPTH * l.depth - HISTORY_BONUS_BASE).min(HISTORY_BONUS_MAX);
+        if l.capture_history {
+            if let Some(c) = m.capture {
+                self.tables.update_capture(l.us, c.0, c.1, c.2, bonus);
+            }
+            for &(piece, to, victim) in tried.captures.as_slice() {
+                self.tables.update_capture(l.us, piece, to, victim, -bonus);
+            }
+        }
+        if m.quiet {
+            self.tables.add_killer(l.node.ply, m.mv);
+            if l.ctx.prev1 != NO_CONT {
+                self.tables.counters[l.ctx.prev1] = Some(m.mv);
+            }
+            self.tables.update_quiet(l.us, m.mv, m.key, l.ctx, bonus);
+            for (q, qkey) in tried.quiets.iter() {
+                self.tables.update_quiet(l.us, q, qkey, l.ctx, -bonus);
+            }
+        }
+    }
+}
+
+/// Step 4. A deep enough TT entry whose bound settles the window ends a node off the PV.
+fn tt_cutoff(e: &TtEntry, node: &Node, depth: i32, alpha: i32, beta: i32) -> Option<Cut> {
+    let settles = !node.pv_node && e.depth >= depth && e.bound.settles(e.score, alpha, beta);
+    settles.then_some(Cut {
+        score: e.score,
+        why: Some(WhyKind::TtCutoff {
+            score: e.score,
+            bound: e.bound,
+            depth: e.depth,
+        }),
+    })
+}
+
+/// Step 5. The evaluation the pruning decisions use: a TT score is a searched value, so
+/// where its bound says it is more accurate than the static evaluation, it is taken instead.
+fn pruning_eval(entry: Option<&TtEntry>, static_eval: i32, in_check: bool) -> i32 {
+    match entry {
+        Some(e)
+            if !in_check
+                && e.score.abs() < TB_BOUND
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score > static_eval,
+                    Bound::Upper => e.score < static_eval,
+                } =>
+        {
+            e.score
+        }
+        _ => static_eval,
     }
 }

@@ -8,7 +8,9 @@ use cozy_chess::{Color, Move, Piece, Square};
 
 use crate::params::{HISTORY_MAX, MAX_PLY};
 
-use super::movepick::MAX_MOVES;
+/// Upper bound on legal moves in any chess position (218) with room to spare: the
+/// capacity of the move lists of the picker and of the moves a node remembers.
+pub const MAX_MOVES: usize = 256;
 
 /// Index of a move in the continuation histories: the moving piece (with its colour) and
 /// its destination, `(colour * 6 + piece) * 64 + to`, so 0..768.

@@ -10,57 +10,16 @@
 //! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
 
 use cozy_chess::{Move, Piece, Square};
-use serde::Serialize;
 
 use crate::params::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_PROBE_IN_QSEARCH};
 use crate::position::Position;
 use crate::tt::Bound;
 
 use super::movepick::{MovePicker, Picked};
+use super::searcher::Searcher;
 use super::see::see_value;
+use super::settings::{NullMoveQs, QSearchOptions};
 use super::trace::{QEnd, QPrune, QTrace};
-use super::{QSearchOptions, Searcher};
-
-/// Where Beal's null-move quiescence (`QSearchNullMove`, Beal 1990) is used: the UCI spin
-/// value 0, 1 or 2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum NullMoveQs {
-    /// Not at all: the stand pat is the static evaluation.
-    #[default]
-    Off = 0,
-    /// At the first quiescence ply only (q-ply 0).
-    Root = 1,
-    /// At every quiescence ply.
-    EveryPly = 2,
-}
-
-impl NullMoveQs {
-    /// The mode of a UCI spin value (below 0 is off, above 2 every ply).
-    pub fn from_spin(n: i64) -> Self {
-        match n {
-            i64::MIN..=0 => Self::Off,
-            1 => Self::Root,
-            _ => Self::EveryPly,
-        }
-    }
-
-    /// Whether the null-move stand pat is used at `qply`.
-    #[inline]
-    fn applies_at(self, qply: i32) -> bool {
-        match self {
-            Self::Off => false,
-            Self::Root => qply == 0,
-            Self::EveryPly => true,
-        }
-    }
-}
-
-/// Serialised as its UCI spin value, as when it was a number.
-impl Serialize for NullMoveQs {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_i32(*self as i32)
-    }
-}
 
 /// Where a quiescence node stands in the tree.
 #[derive(Clone, Copy, Debug)]
@@ -427,5 +386,27 @@ impl Searcher {
             self.stats.null_standpat_lowered += 1;
         }
         threat
+    }
+}
+
+impl Searcher {
+    /// Records one event when tracing is on (up to the trace limit).
+    #[inline]
+    pub(crate) fn trace_event(&mut self, event: QTrace) {
+        if let Some(t) = &mut self.trace {
+            if t.len() < self.trace_limit {
+                t.push(event);
+            } else {
+                self.trace_truncated = true;
+            }
+        }
+    }
+
+    /// Records that `mv` was not searched, and why.
+    #[inline]
+    pub(crate) fn trace_pruned(&mut self, mv: Move, reason: QPrune) {
+        if self.trace.is_some() {
+            self.trace_event(QTrace::Pruned { mv, reason });
+        }
     }
 }

@@ -17,14 +17,11 @@
 
 use std::sync::Arc;
 
-use cozy_chess::Move;
-
 use crate::nnue::{Accumulator, Network};
 use crate::params::MAX_PLY;
 use crate::position::Position;
 
 use super::ordering::{QuietContext, NO_CONT};
-use super::Searcher;
 
 /// What one ply of the current line remembers.
 #[derive(Clone, Copy, Debug)]
@@ -187,44 +184,5 @@ impl NnueStack {
             self.fresh = k;
         }
         net.output(&self.frames[ply], pos.side_to_move())
-    }
-}
-
-impl Searcher {
-    /// The static evaluation of `pos` from the side to move's view: the network's with
-    /// `Use NNUE` on, else the hand-crafted [`crate::eval::evaluate`]. Every evaluation of
-    /// the search goes through here; `pos` must be a position of the current line.
-    #[inline(always)]
-    pub(crate) fn evaluate(&mut self, pos: &Position) -> i32 {
-        if self.nnue.is_active() {
-            self.nnue.evaluate(pos)
-        } else {
-            crate::eval::evaluate(pos.board())
-        }
-    }
-
-    /// Plays a legal move on the current line ([`Position::play`]); undo with
-    /// [`Position::undo`], which needs no hook.
-    #[inline(always)]
-    pub(crate) fn make_move(&mut self, pos: &mut Position, mv: Move) {
-        pos.play(mv);
-        self.tt.prefetch(pos.hash());
-        if self.nnue.is_active() {
-            self.nnue.played(pos);
-        }
-    }
-
-    /// Passes on the current line ([`Position::play_null`]): false, and nothing done, in
-    /// check.
-    #[inline(always)]
-    pub(crate) fn make_null(&mut self, pos: &mut Position) -> bool {
-        let done = pos.play_null();
-        if done {
-            self.tt.prefetch(pos.hash());
-        }
-        if done && self.nnue.is_active() {
-            self.nnue.played(pos);
-        }
-        done
     }
 }

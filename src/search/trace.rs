@@ -4,8 +4,6 @@
 use cozy_chess::Move;
 use serde::Serialize;
 
-use super::Searcher;
-
 /// Why a quiescence node ended (for `lull qtree` and the tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum QEnd {
@@ -84,26 +82,4 @@ pub enum QTrace {
         /// Why it ended.
         end: QEnd,
     },
-}
-
-impl Searcher {
-    /// Records one event when tracing is on (up to the trace limit).
-    #[inline]
-    pub(crate) fn trace_event(&mut self, event: QTrace) {
-        if let Some(t) = &mut self.trace {
-            if t.len() < self.trace_limit {
-                t.push(event);
-            } else {
-                self.trace_truncated = true;
-            }
-        }
-    }
-
-    /// Records that `mv` was not searched, and why.
-    #[inline]
-    pub(crate) fn trace_pruned(&mut self, mv: Move, reason: QPrune) {
-        if self.trace.is_some() {
-            self.trace_event(QTrace::Pruned { mv, reason });
-        }
-    }
 }

@@ -1,0 +1,299 @@
+//! The main search's decisions to prune or reduce (Steps 6, 7, 10a and the reductions of
+//! 10b), each a small function that returns what it decided and why, and the facts of a node
+//! that they read. The node itself, `negamax` in `alphabeta.rs`, carries them out.
+
+use std::sync::OnceLock;
+
+use cozy_chess::{BitBoard, Color, Move, Piece, Square};
+
+use crate::params::*;
+use crate::position::Position;
+
+use super::movepick::Stage;
+use super::ordering::{QuietContext, QuietsTried, NO_CONT};
+use super::searcher::Searcher;
+use super::see::see_ge;
+use super::settings::PruningOptions;
+use super::why::WhyKind;
+
+/// The captures a node searched before its cutoff (at most [`CapturesTried::CAP`]; later
+/// ones are not remembered), for the capture history.
+pub(super) struct CapturesTried {
+    pub(super) list: [(Piece, Square, Piece); CapturesTried::CAP],
+    pub(super) len: usize,
+}
+
+impl Default for CapturesTried {
+    #[inline]
+    fn default() -> Self {
+        Self {
+            list: [(Piece::Pawn, Square::A1, Piece::Pawn); Self::CAP],
+            len: 0,
+        }
+    }
+}
+
+impl CapturesTried {
+    const CAP: usize = 32;
+
+    #[inline]
+    pub(super) fn push(&mut self, capture: (Piece, Square, Piece)) {
+        if self.len < Self::CAP {
+            self.list[self.len] = capture;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    pub(super) fn as_slice(&self) -> &[(Piece, Square, Piece)] {
+        &self.list[..self.len]
+    }
+}
+
+/// What a node is, fixed by its first steps; the step functions read it.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    /// Distance from the root.
+    pub(super) ply: usize,
+    pub(super) root: bool,
+    /// A node with an open window (beta - alpha > 1), on the principal variation.
+    pub(super) pv_node: bool,
+    pub(super) in_check: bool,
+    /// `lull why`: the node is on the watched line (see `why.rs`).
+    pub(super) on_line: bool,
+}
+
+/// A step that ends its node: the score it returns, and what `lull why` notes of it (nothing
+/// when the search was stopped).
+pub(super) struct Cut {
+    pub(super) score: i32,
+    pub(super) why: Option<WhyKind>,
+}
+
+/// What the move loop of a node reads and never changes (Steps 10 and 11).
+pub(super) struct MoveLoop {
+    pub(super) node: Node,
+    pub(super) depth: i32,
+    /// The evaluation the pruning decisions use (Step 5).
+    pub(super) eval: i32,
+    pub(super) improving: bool,
+    /// Quiet moves tried before late move pruning drops the rest.
+    pub(super) lmp_limit: i32,
+    pub(super) check_squares: [BitBoard; 6],
+    /// The watched line's move at this node, if the node is on the line.
+    pub(super) line_move: Option<Move>,
+    /// The previous two moves, for the counter-move and continuation histories.
+    pub(super) ctx: QuietContext,
+    pub(super) us: Color,
+    pub(super) pruning: PruningOptions,
+    pub(super) capture_history: bool,
+}
+
+/// The moves a node searched before its cutoff, which the cutoff punishes (Step 11).
+#[derive(Default)]
+pub(super) struct Tried {
+    pub(super) quiets: QuietsTried,
+    pub(super) captures: CapturesTried,
+}
+
+/// One move of the loop, as Steps 10 and 11 see it.
+#[derive(Clone, Copy)]
+pub(super) struct LoopMove {
+    pub(super) mv: Move,
+    pub(super) stage: Stage,
+    /// Neither a capture nor a promotion.
+    pub(super) quiet: bool,
+    /// Its continuation key (moving piece and square).
+    pub(super) key: usize,
+    /// (moving piece, square, victim) of a capture, when the capture history is on.
+    pub(super) capture: Option<(Piece, Square, Piece)>,
+}
+
+/// Late-move reduction table, indexed by [depth][move number], both capped at 63.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        t
+    })
+}
+
+impl Searcher {
+    /// Step 6. Reverse futility pruning: far above beta at low depth, a quiet move will not
+    /// bring the score below it.
+    pub(super) fn reverse_futility(
+        &self,
+        depth: i32,
+        eval: i32,
+        beta: i32,
+        improving: bool,
+    ) -> Option<Cut> {
+        let margin = RFP_MARGIN * (depth - i32::from(improving));
+        let prunes = self.options.pruning.reverse_futility
+            && depth <= RFP_MAX_DEPTH
+            && eval - margin >= beta
+            && eval.abs() < TB_BOUND;
+        prunes.then_some(Cut {
+            score: (eval + beta) / 2,
+            why: Some(WhyKind::ReverseFutility { eval, margin }),
+        })
+    }
+
+    /// Step 7. Null-move pruning: if passing still fails high with a reduced search, a real
+    /// move will too (not in pawn endings: zugzwang). Deep enough, the fail high is verified
+    /// by the same reduced search without the null move.
+    pub(super) fn null_move(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        depth: i32,
+        eval: i32,
+        beta: i32,
+    ) -> Option<Cut> {
+        let pruning = self.options.pruning;
+        if !pruning.null_move
+            || depth < NMP_MIN_DEPTH
+            || eval < beta
+            || self.stack[ply].after_null
+            || pos.only_pawns(pos.side_to_move())
+            || beta.abs() >= TB_BOUND
+        {
+            return None;
+        }
+        let r = NMP_BASE_REDUCTION
+            + depth / NMP_DEPTH_DIVISOR
+            + ((eval - beta) / NMP_EVAL_DIVISOR).min(pruning.null_move_eval_reduction_max);
+        if !self.make_null(pos) {
+            return None;
+        }
+        self.stack[ply + 1].after_null = true;
+        self.stack[ply].cont_key = NO_CONT;
+        let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+        self.stack[ply + 1].after_null = false;
+        pos.undo();
+        if self.stopped {
+            return Some(Cut {
+                score: 0,
+                why: None,
+            });
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if score >= TB_BOUND { beta } else { score };
+        let verified = depth < NMP_VERIFY_DEPTH || {
+            self.stack[ply].after_null = true;
+            let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
+            self.stack[ply].after_null = false;
+            v >= beta
+        };
+        verified.then_some(Cut {
+            score,
+            why: Some(WhyKind::NullMove { score }),
+        })
+    }
+
+    /// Step 10a. Shallow pruning of one move: `None` searches it; otherwise it is skipped,
+    /// with what `lull why` notes when it is the watched line's move, and whether the picker
+    /// drops the remaining quiet moves too (late move pruning).
+    pub(super) fn prune_move(
+        &self,
+        pos: &Position,
+        l: &MoveLoop,
+        m: &LoopMove,
+        alpha: i32,
+        tried: &Tried,
+    ) -> Option<(Option<WhyKind>, bool)> {
+        let (depth, mv) = (l.depth, m.mv);
+        let on_line = l.line_move == Some(mv);
+        let gives_check = || pos.may_give_check(mv, &l.check_squares);
+        if !m.quiet {
+            // SEE pruning of badly losing captures.
+            let prunes = l.pruning.see
+                && depth <= SEE_CAPTURE_MAX_DEPTH
+                && matches!(m.stage, Stage::BadCaptures | Stage::UnderPromotions)
+                && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
+                && !gives_check();
+            return prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false));
+        }
+        // Late move pruning: enough quiet moves tried at low depth; the picker drops the
+        // remaining quiet moves at once instead of yielding them. In `TacticalMode` only this
+        // move is dropped, and only when it cannot give check.
+        let keeps_checks = l.pruning.late_move_pruning_keeps_checks;
+        if l.pruning.late_move_pruning
+            && depth <= LMP_MAX_DEPTH
+            && tried.quiets.len() as i32 >= l.lmp_limit
+            && (!keeps_checks || !gives_check())
+        {
+            let dropped = |lm: Move| {
+                if keeps_checks {
+                    lm == mv
+                } else {
+                    !pos.is_capture(lm)
+                        && lm.promotion.is_none()
+                        && !tried.quiets.iter().any(|(q, _)| q == lm)
+                }
+            };
+            let why = l
+                .line_move
+                .is_some_and(dropped)
+                .then(|| WhyKind::LateMovePruned {
+                    quiets_tried: tried.quiets.len() as i32,
+                    limit: l.lmp_limit,
+                });
+            return Some((why, !keeps_checks));
+        }
+        // Futility pruning: the eval plus a margin cannot reach alpha.
+        let margin = FP_BASE + FP_PER_DEPTH * depth;
+        if l.pruning.futility
+            && depth <= FP_MAX_DEPTH
+            && !l.node.pv_node
+            && l.eval + margin <= alpha
+            && !gives_check()
+        {
+            let why = WhyKind::Futility {
+                eval: l.eval,
+                margin,
+            };
+            return Some((on_line.then_some(why), false));
+        }
+        // SEE pruning of quiet moves onto attacked squares (not checks: a checking sacrifice
+        // is the stuff of tactics).
+        let prunes = l.pruning.see
+            && depth <= SEE_QUIET_MAX_DEPTH
+            && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
+            && !gives_check();
+        prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false))
+    }
+
+    /// Late move reductions: plies by which a late quiet move (not a check) is searched
+    /// shallower first, from the table by depth and move number, less on the PV and for
+    /// killers, more when not improving, less for a good history.
+    pub(super) fn reduction(
+        &self,
+        l: &MoveLoop,
+        m: &LoopMove,
+        searched: usize,
+        gives_check: bool,
+    ) -> i32 {
+        if !l.pruning.late_move_reductions
+            || l.depth < LMR_MIN_DEPTH
+            || searched <= usize::from(l.node.pv_node)
+            || !m.quiet
+            || gives_check
+        {
+            return 0;
+        }
+        let mut r = lmr_table()[l.depth.min(63) as usize][searched.min(63)];
+        r -= i32::from(l.node.pv_node);
+        r -= i32::from(m.stage <= Stage::Killers);
+        r += i32::from(!l.improving);
+        r -= self.tables.quiet_score(l.us, m.mv, m.key, l.ctx) / LMR_HISTORY_DIVISOR;
+        r.clamp(0, l.depth - 2)
+    }
+}

@@ -1,0 +1,126 @@
+//! What a search tells its caller: the report of each iteration while it runs
+//! ([`SearchReport`], sent to a [`ReportSink`]) and the result at its end ([`SearchResult`],
+//! [`QuiesceResult`]).
+
+use std::sync::Arc;
+
+use cozy_chess::Move;
+use serde::Serialize;
+
+use super::stats::SearchStats;
+use super::trace::QTrace;
+
+/// One completed iteration of the main thread: everything a front end prints about it (UCI
+/// `info` lines, XBoard thinking lines and status).
+#[derive(Clone, Debug)]
+pub struct IterationReport {
+    /// Depth of the iteration.
+    pub depth: i32,
+    /// Deepest ply reached (at least `depth`).
+    pub seldepth: usize,
+    /// Score of the best line in centipawns from the side to move (mate scores near +/-
+    /// [`crate::params::MATE`]).
+    pub score: i32,
+    /// Nodes searched by all threads so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Transposition-table occupancy in permille.
+    pub hashfull: u32,
+    /// Tablebase probes that answered, all threads, so far.
+    pub tbhits: u64,
+    /// The principal variation of the best line.
+    pub pv: Vec<Move>,
+    /// Every line of the iteration, best first (one line without `MultiPV`; the first is
+    /// `score` and `pv`).
+    pub lines: Vec<RootLine>,
+}
+
+/// What the main search thread reports while it runs.
+#[derive(Clone, Debug)]
+pub enum SearchReport {
+    /// An iteration completed.
+    Iteration(IterationReport),
+    /// The root has no legal move (or none of the `searchmoves`): nothing is searched. The
+    /// score is `-MATE` when the side to move is checkmated, 0 when stalemated.
+    NoLegalMove {
+        /// Score from the side to move.
+        score: i32,
+    },
+}
+
+/// Where search reports go.
+pub type ReportSink = Arc<dyn Fn(&SearchReport) + Send + Sync>;
+
+/// What a search found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SearchResult {
+    /// The move to play (`None` only when the root has no legal move).
+    #[serde(serialize_with = "ser_move")]
+    pub best_move: Option<Move>,
+    /// The expected reply (second move of the PV), for pondering.
+    #[serde(serialize_with = "ser_move")]
+    pub ponder_move: Option<Move>,
+    /// Score in centipawns from the side to move (mate scores near +/- [`crate::params::MATE`]).
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// The principal variation, including the captures the quiescence search resolved.
+    #[serde(serialize_with = "ser_moves")]
+    pub pv: Vec<Move>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Tablebase probes that answered (all threads; the root's ranking counts one per move).
+    pub tbhits: u64,
+    /// Milliseconds spent.
+    pub time_ms: u64,
+    /// The iteration in which the final best move first became best.
+    pub best_found_depth: i32,
+    /// Milliseconds after which the final best move first became best.
+    pub best_found_ms: u64,
+    /// Statistics summed over threads.
+    pub stats: SearchStats,
+    /// With `MultiPV` above one: the best root moves of the last completed iteration, best
+    /// first, each with its score and line (the first is `best_move`, `score` and `pv`).
+    pub lines: Vec<RootLine>,
+}
+
+/// One line of a MultiPV search: a root move's score and principal variation.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RootLine {
+    /// Score in centipawns from the side to move.
+    pub score: i32,
+    /// The line, starting with the root move.
+    #[serde(serialize_with = "ser_moves")]
+    pub pv: Vec<Move>,
+}
+
+fn ser_move<S: serde::Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+    match mv {
+        Some(m) => s.serialize_str(&m.to_string()),
+        None => s.serialize_none(),
+    }
+}
+
+fn ser_moves<S: serde::Serializer>(mvs: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(mvs.iter().map(|m| m.to_string()))
+}
+
+/// What [`super::Engine::quiesce`] found.
+#[derive(Clone, Debug)]
+pub struct QuiesceResult {
+    /// Score from the side to move.
+    pub score: i32,
+    /// The quiescence line.
+    pub pv: Vec<Move>,
+    /// Statistics of this quiescence search.
+    pub stats: SearchStats,
+    /// The recorded tree (empty unless tracing was asked for).
+    pub trace: Vec<QTrace>,
+    /// Whether the trace was cut at its limit.
+    pub truncated: bool,
+}
