@@ -1,7 +1,7 @@
 //! The search stack: what each ply of the current line remembers for the plies below it
 //! (Stockfish's `Stack`, Viridithas's `StackFrame`), and the NNUE accumulators of the
-//! current line ([`NnueStack`]) with the searcher's make-move hooks and its one static
-//! evaluation (`Searcher::evaluate`).
+//! current line ([`NnueStack`]). The searcher's make-move hooks and its one static
+//! evaluation (`Searcher::evaluate`), which drive the accumulators, are in `searcher.rs`.
 //!
 //! Why the accumulators live here and not in [`Position`]: a `Position` is cloned, played
 //! and undone everywhere (tools, books, perft, SAN) and knows nothing of networks; the
