@@ -282,6 +282,35 @@ fn a_shard_cut_at_any_byte_reads_as_its_complete_games() {
     }
 }
 
+#[test]
+fn the_trainer_reads_a_shard_as_its_training_positions() {
+    let dir = temp_dir("train");
+    let (bytes, games, _) = shard(8, true);
+    let path = dir.join("data.games");
+    std::fs::write(&path, &bytes).unwrap();
+    let records = lull::tools::data::read_any(&path).unwrap();
+    let expected: Vec<PackedRecord> = games
+        .iter()
+        .flat_map(|g| g.records(TrainingFilter::default()).unwrap())
+        .collect();
+    assert_eq!(records, expected);
+    // Fewer than every scored position: checks, captures and promotions are left out.
+    let all: usize = games
+        .iter()
+        .map(|g| g.records(TrainingFilter::ALL).unwrap().len())
+        .sum();
+    assert!(
+        records.len() < all && !records.is_empty(),
+        "{} of {all}",
+        records.len()
+    );
+    for r in &records {
+        let (board, _, _) = r.decode().unwrap();
+        assert!(board.checkers().is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = common::temp_file_of("shards", name);
     let _ = std::fs::remove_dir_all(&dir);

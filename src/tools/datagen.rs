@@ -786,6 +786,57 @@ mod tests {
     }
 
     #[test]
+    fn a_datagen_shard_holds_every_searched_position_and_the_same_training_positions() {
+        let config = DatagenConfig {
+            games: 3,
+            nodes: 300,
+            seed: 5,
+            random_plies: 6,
+            skip_plies: 6,
+            hash_mib: 1,
+            max_plies: 100,
+            ..DatagenConfig::default()
+        };
+        let mut text = Vec::new();
+        let summary = datagen(&config, &[], &mut text, |_, _| {}).unwrap();
+        let path = std::env::temp_dir().join(format!("lull-datagen-{}.games", std::process::id()));
+        let file = std::fs::File::create(&path).unwrap();
+        let again = write_shard(&config, &[], file, |_, _| {}).unwrap();
+        let shard = crate::tools::gameformat::read_shard(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(shard.problems().is_empty(), "{:?}", shard.problems());
+        let h = &shard.header;
+        assert!(h.complete);
+        assert_eq!((h.seed, h.nodes, h.source.as_str()), (5, 300, "datagen"));
+        assert_eq!(h.games, 3);
+        assert_eq!(h.positions as usize, again.stored);
+        assert_eq!(shard.positions(), summary.stored);
+        // Every position has a score and a move; the plies searched are all there.
+        let plies: usize = shard.games.iter().map(|g| g.entries.len()).sum();
+        assert!(plies > summary.positions);
+        assert!(shard
+            .games
+            .iter()
+            .flat_map(|g| &g.entries)
+            .all(|e| e.mv.is_some() && e.score != crate::tools::gameformat::NO_SCORE));
+        // The trainer's filter gives back the text lines of the same seed.
+        let lines: Vec<String> = shard
+            .games
+            .iter()
+            .flat_map(|g| g.records(TrainingFilter::default()).unwrap())
+            .map(|r| {
+                let (board, result, score) = r.decode().unwrap();
+                format!(
+                    "{} | {result:.1} | {score}",
+                    crate::position::board_fen(&board)
+                )
+            })
+            .collect();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(lines, text.lines().collect::<Vec<_>>());
+    }
+
+    #[test]
     fn games_from_a_chess960_book_are_read_back_by_the_tuner() {
         // Rooks on b and g: `KQkq` must name them, or the tuner would refuse every line.
         let start =
