@@ -467,3 +467,59 @@ fn a_local_match_pgn_imports_with_its_positions_results_and_scores() {
     assert_eq!(lines.lines().count(), shard.positions());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bad_inputs_are_errors_and_leave_no_output() {
+    let dir = temp_dir("bad");
+    let out = dir.join("out.games");
+    let o = out.to_str().unwrap();
+    let missing = dir.join("missing.txt");
+    let r = lull(&["data", "import", missing.to_str().unwrap(), "-o", o]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        text(&r.stderr).contains("cannot open"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!out.exists());
+    // xz data: a hint to decompress it, and no output.
+    let xz = dir.join("data.txt.xz");
+    std::fs::write(&xz, b"\xFD7zXZ\x00\x00junk").unwrap();
+    let r = lull(&["data", "import", xz.to_str().unwrap(), "-o", o]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        text(&r.stderr).contains("decompress it first"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!out.exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "a temporary file was left"
+    );
+    // A PGN with an illegal move and a game without a result: those games are skipped and
+    // named, the good one is written.
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n\n1. e4 {+0.30/5} e5 {-0.20/5} 2. Qh5 {+0.10/5} 1-0\n\n\
+         [Result \"0-1\"]\n\n1. e5 {+0.30/5} 0-1\n\n[Result \"*\"]\n\n1. d4 {+0.10/5} *\n",
+    )
+    .unwrap();
+    let r = lull(&["data", "import", pgn.to_str().unwrap(), "-o", o]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let stderr = text(&r.stderr);
+    assert!(
+        stderr.contains("move 1: ") && stderr.contains("no result"),
+        "{stderr}"
+    );
+    assert!(
+        text(&r.stdout).starts_with("1 games, 3 positions"),
+        "{}",
+        text(&r.stdout)
+    );
+    let r = lull(&["data", "status", dir.join("nothing").to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -51,8 +51,9 @@ pub enum FileKind {
 /// printable text is text lines, anything else packed records).
 pub fn file_kind(path: &Path) -> Result<FileKind, String> {
     let mut head = [0u8; 256];
-    let n = File::open(path)
-        .and_then(|mut f| f.read(&mut head))
+    let mut file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let n = file
+        .read(&mut head)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let head = &head[..n];
     if is_shard(head) {
