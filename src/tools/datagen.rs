@@ -837,6 +837,31 @@ mod tests {
     }
 
     #[test]
+    fn the_soft_node_limit_ends_the_search_after_the_iteration_that_passes_it() {
+        let pos = Position::startpos();
+        let mut engine = Engine::new(1);
+        set_soft_nodes(&mut engine, Some(3000));
+        let r = engine.search(&pos, &Limits::nodes(50_000_000), &[]);
+        assert!(r.nodes >= 3000 && r.nodes < 1_000_000, "{}", r.nodes);
+        // The iteration before the last ended below the soft limit.
+        let mut fresh = Engine::new(1);
+        let before = fresh.search(&pos, &Limits::depth(r.depth - 1), &[]);
+        assert!(
+            before.nodes < 3000,
+            "{} at depth {}",
+            before.nodes,
+            r.depth - 1
+        );
+        let last = Engine::new(1).search(&pos, &Limits::depth(r.depth), &[]);
+        assert_eq!((last.nodes, last.best_move), (r.nodes, r.best_move));
+        // Off again: the hard limit alone.
+        set_soft_nodes(&mut engine, None);
+        engine.clear();
+        let hard = engine.search(&pos, &Limits::nodes(3000), &[]);
+        assert!(hard.nodes >= 3000 && hard.nodes <= 4096, "{}", hard.nodes);
+    }
+
+    #[test]
     fn games_from_a_chess960_book_are_read_back_by_the_tuner() {
         // Rooks on b and g: `KQkq` must name them, or the tuner would refuse every line.
         let start =
