@@ -35,6 +35,12 @@ pub enum DataCommand {
     /// Merge data files (text or binary), shuffle them with a seed and split off a
     /// validation file (OUT.valid).
     Merge(MergeArgs),
+    /// Write data files (text, packed, OpenBench PGN, shards) into one game shard.
+    Import(crate::tools::shard::ImportArgs),
+    /// Write the positions of data files (shards, ...) as text lines or packed records.
+    Export(crate::tools::shard::ExportArgs),
+    /// List what data directories or files hold; damaged shards are named (exit code 1).
+    Status(crate::tools::shard::StatusArgs),
 }
 
 /// Arguments of `lull data convert`.
@@ -91,6 +97,9 @@ pub fn run(args: DataArgs) -> ExitCode {
     match args.command {
         DataCommand::Convert(args) => cmd_convert(&args),
         DataCommand::Merge(args) => cmd_merge(&args),
+        DataCommand::Import(args) => crate::tools::shard::cmd_import(&args),
+        DataCommand::Export(args) => crate::tools::shard::cmd_export(&args),
+        DataCommand::Status(args) => crate::tools::shard::cmd_status(&args),
     }
 }
 
@@ -202,10 +211,13 @@ pub fn convert_text(
     Ok((summary, errors))
 }
 
-/// Reads a data file, text or binary, as records; malformed text lines are warned about on
+/// Reads a data file, text, binary or a game shard (its training positions), as records; malformed text lines are warned about on
 /// standard error and skipped, a corrupt binary record is an error.
 pub fn read_any(path: &Path) -> Result<Vec<PackedRecord>, String> {
     refuse_compressed(path)?;
+    if crate::tools::shard::file_kind(path)? == crate::tools::shard::FileKind::Shard {
+        return crate::tools::shard::shard_records(path, Default::default());
+    }
     if is_binary(path)? {
         return read_records(path);
     }

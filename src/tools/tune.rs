@@ -826,11 +826,22 @@ mod tests {
         // it, is read back to the same board with its castling rights.
         let start = "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1";
         let pos = crate::position::Position::from_fen(start).unwrap();
+        let mv = pos.parse_uci_move("a1b3").unwrap();
         let line = crate::tools::datagen::GameRecord {
             result: 0.5,
             ending: crate::tools::datagen::Ending::MaxPlies,
             plies: 0,
-            positions: vec![(pos.fen(), 7, "b1c3".to_string())],
+            game: crate::tools::gameformat::SeqGame {
+                start: pos.board().clone(),
+                result: 1,
+                entries: vec![crate::tools::gameformat::Entry {
+                    mv: Some(mv),
+                    score: 7,
+                    marked: false,
+                }],
+            },
+            first_ply: 0,
+            skip_plies: 0,
         }
         .lines()
         .next()
