@@ -436,6 +436,9 @@ impl Searcher {
                 None
             };
             self.stack[ply].cont_key = key;
+            if root {
+                self.report_current_move(mv, legal, depth);
+            }
             let nodes_before = if root { self.nodes() } else { 0 };
             self.make_move(pos, mv);
             let gives_check = pos.in_check();

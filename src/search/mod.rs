@@ -108,6 +108,12 @@ pub struct SearchOptions {
     /// `TacticalMode`: analysis settings for tactics and mate problems (see
     /// [`SearchOptions::effective`]); off for play.
     pub tactical: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses; the search runs with `TacticalMode`'s settings
+    /// (either switch turns them on).
+    pub analyse_mode: bool,
+    /// Progress reports (`currmove`, aspiration fails as bounds) are sent only after this
+    /// many milliseconds of a search (`params::PROGRESS_REPORT_MS`; not a UCI option).
+    pub progress_after_ms: u64,
     /// After each failed aspiration search the window's half-width grows by 1 / this of
     /// itself (`params::ASPIRATION_GROWTH_DIVISOR`; set by `TacticalMode`, not a UCI option).
     pub aspiration_growth_divisor: i32,
@@ -135,7 +141,7 @@ impl SearchOptions {
     /// 30, 31), so this is an analysis mode, off for play; `lull solve --tactical` turns it on.
     pub fn effective(&self) -> SearchOptions {
         let mut o = self.clone();
-        if o.tactical {
+        if o.tactical || o.analyse_mode {
             o.pruning.reverse_futility = false;
             o.pruning.null_move_eval_reduction_max = o
                 .pruning
@@ -206,6 +212,8 @@ impl Default for SearchOptions {
             syzygy_50_move_rule: true,
             syzygy_probe_limit: 7,
             tactical: false,
+            analyse_mode: false,
+            progress_after_ms: params::PROGRESS_REPORT_MS,
             aspiration_growth_divisor: params::ASPIRATION_GROWTH_DIVISOR,
         }
     }
@@ -254,8 +262,22 @@ pub struct Control {
     pub pondering: AtomicBool,
 }
 
-/// One completed iteration of the main thread: everything a front end prints about it (UCI
-/// `info` lines, XBoard thinking lines and status).
+/// What the score of a report is: exact (a completed iteration) or a bound (an aspiration
+/// search that failed high or low and is searched again).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The score of a completed iteration.
+    #[default]
+    Exact,
+    /// The search failed high: the score is at least this (UCI `lowerbound`).
+    Lower,
+    /// The search failed low: the score is at most this (UCI `upperbound`).
+    Upper,
+}
+
+/// One completed iteration of the main thread (or, with `bound` not `Exact`, a failed
+/// aspiration search of one): everything a front end prints about it (UCI `info` lines,
+/// XBoard thinking lines and status).
 #[derive(Clone, Debug)]
 pub struct IterationReport {
     /// Depth of the iteration.
@@ -267,8 +289,14 @@ pub struct IterationReport {
     pub score: i32,
     /// Nodes searched by all threads so far.
     pub nodes: u64,
-    /// Nodes per second so far.
+    /// Nodes per second so far: after a ponder hit, the nodes counted since the hit over the
+    /// time since the hit.
     pub nps: u64,
+    /// Nodes searched before the ponder hit (0 without one): `nodes` minus this is what the
+    /// time since the hit (`time_ms`) searched.
+    pub ponder_nodes: u64,
+    /// Exact, or the bound of a failed aspiration search.
+    pub bound: ScoreBound,
     /// Milliseconds since the search started.
     pub time_ms: u64,
     /// Transposition-table occupancy in permille.
@@ -285,8 +313,17 @@ pub struct IterationReport {
 /// What the main search thread reports while it runs.
 #[derive(Clone, Debug)]
 pub enum SearchReport {
-    /// An iteration completed.
+    /// An iteration completed, or (with a bound) an aspiration search failed.
     Iteration(IterationReport),
+    /// The root move being searched, sent after `SearchOptions::progress_after_ms`.
+    CurrMove {
+        /// Depth of the iteration.
+        depth: i32,
+        /// The move.
+        mv: Move,
+        /// Its number in the iteration's order, from 1.
+        number: usize,
+    },
     /// The root has no legal move (or none of the `searchmoves`): nothing is searched. The
     /// score is `-MATE` when the side to move is checkmated, 0 when stalemated.
     NoLegalMove {
@@ -396,6 +433,10 @@ pub struct Searcher {
     root_moves: Vec<Move>,
     /// Pondering and no `ponderhit` seen yet.
     ponder_pending: bool,
+    /// All threads' nodes when `ponderhit` was seen (0 without one).
+    ponder_nodes: u64,
+    /// The PV of the last completed iteration (shown with a fail-low bound).
+    last_pv: Vec<Move>,
     /// Best root move and score found so far in the current iteration.
     root_best: Option<(Move, i32)>,
     /// Nodes spent on each root move in the current iteration (for the time manager).
@@ -447,6 +488,8 @@ impl Searcher {
             node_counters,
             root_moves: Vec::new(),
             ponder_pending: false,
+            ponder_nodes: 0,
+            last_pv: Vec::new(),
             root_best: None,
             root_nodes: Vec::new(),
             qnodes_at_start: 0,
@@ -553,6 +596,7 @@ impl Searcher {
                 if self.ponder_pending && !pondering {
                     // ponderhit: our clock runs from now.
                     self.ponder_pending = false;
+                    self.ponder_nodes = self.total_nodes();
                     self.time.restart();
                 }
                 let out_of_time = !pondering && self.time.hard_expired();
@@ -648,6 +692,7 @@ impl Searcher {
         }
         result.best_move = Some(self.root_moves[0]);
         self.stack.clear();
+        self.last_pv.clear();
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // MultiPV: line k searches the root moves that are not the best of lines 0..k. Only
         // the main thread does it; helpers search every move for the best one.
@@ -739,6 +784,7 @@ impl Searcher {
             result.depth = depth;
             result.seldepth = self.seldepth;
             result.pv = first.pv.clone();
+            self.last_pv.clone_from(&result.pv);
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
                 self.report_iteration(&result);
@@ -784,9 +830,11 @@ impl Searcher {
                 return score;
             }
             if score <= alpha {
+                self.report_bound(pos, depth, score, ScoreBound::Upper);
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-inf);
             } else if score >= beta {
+                self.report_bound(pos, depth, score, ScoreBound::Lower);
                 beta = (score + delta).min(inf);
             } else {
                 return score;
@@ -846,6 +894,56 @@ impl Searcher {
         self.time.soft_expired_after(progress)
     }
 
+    /// Whether progress reports go out now: on the main thread, with a sink, after
+    /// `progress_after_ms`.
+    fn progress_sink(&self) -> Option<&ReportSink> {
+        let sink = self.report.as_ref().filter(|_| self.is_main())?;
+        (self.time.elapsed_ms() >= self.options.progress_after_ms).then_some(sink)
+    }
+
+    /// Reports the root move about to be searched (UCI `currmove`), after the first second.
+    pub(crate) fn report_current_move(&self, mv: Move, number: usize, depth: i32) {
+        if let Some(report) = self.progress_sink() {
+            report(&SearchReport::CurrMove { depth, mv, number });
+        }
+    }
+
+    /// Reports a failed aspiration search of a single-line search (UCI `lowerbound` or
+    /// `upperbound`) with the root PV as it stands, after the first second.
+    fn report_bound(&self, pos: &Position, depth: i32, score: i32, bound: ScoreBound) {
+        if self.options.multipv > 1 {
+            return;
+        }
+        let Some(report) = self.progress_sink() else {
+            return;
+        };
+        // A fail high has a new PV; a fail low none, so the last iteration's is shown.
+        let mut pv = self.root_pv(pos);
+        if pv.is_empty() || bound == ScoreBound::Upper {
+            pv.clone_from(&self.last_pv);
+        }
+        if pv.is_empty() {
+            return;
+        }
+        let time_ms = self.time.elapsed_ms();
+        let nodes = self.total_nodes();
+        let score = self.shown_score(score);
+        report(&SearchReport::Iteration(IterationReport {
+            depth,
+            seldepth: self.seldepth.max(depth as usize),
+            score,
+            nodes,
+            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / time_ms.max(1),
+            ponder_nodes: self.ponder_nodes,
+            bound,
+            time_ms,
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tb_hits.load(Ordering::Relaxed),
+            pv: pv.clone(),
+            lines: vec![RootLine { score, pv }],
+        }));
+    }
+
     /// Sends the report of a completed iteration (with `MultiPV`, all its lines).
     fn report_iteration(&self, r: &SearchResult) {
         let Some(report) = &self.report else {
@@ -866,7 +964,9 @@ impl Searcher {
             seldepth: r.seldepth.max(r.depth as usize),
             score: r.score,
             nodes,
-            nps: nodes * 1000 / time_ms.max(1),
+            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / time_ms.max(1),
+            ponder_nodes: self.ponder_nodes,
+            bound: ScoreBound::Exact,
             time_ms,
             hashfull: self.tt.hashfull(),
             tbhits: self.tb_hits.load(Ordering::Relaxed),
@@ -1170,6 +1270,7 @@ impl Engine {
             t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;
+            t.ponder_nodes = 0;
             t.limits = if i == 0 {
                 limits.clone()
             } else {

@@ -32,6 +32,7 @@ pub mod report;
 pub mod solve;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 pub mod why;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND};
