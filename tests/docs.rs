@@ -296,3 +296,48 @@ fn the_match_script_needs_nothing_outside_the_clone() {
     assert!(!script.contains("match.py"));
     assert!(script.contains("cutechess-cli"));
 }
+
+/// The release is described the same everywhere: the version of Cargo.toml heads the
+/// changelog, the Rust version and the licence are stated, the workflow for tags runs the
+/// release script, the archives' licence files exist, and the README gives `cargo install`.
+#[test]
+fn the_release_metadata_agrees() {
+    let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let field = |name: &str| -> String {
+        cargo
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} = \"")))
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("no {name} in Cargo.toml"))
+            .to_string()
+    };
+    let version = field("version");
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    assert!(!field("rust-version").is_empty());
+    assert_eq!(field("license"), "GPL-3.0-or-later");
+    let changelog = std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    let first = changelog.lines().find(|l| l.starts_with("## ")).unwrap();
+    assert_eq!(first, format!("## {version}"));
+    let workflow = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
+    assert!(workflow.contains("scripts/release.sh"));
+    assert!(workflow.contains(&format!(
+        "rustup toolchain install {}",
+        field("rust-version")
+    )));
+    let script = std::fs::read_to_string(root().join("scripts/release.sh")).unwrap();
+    for needed in [
+        "x86-64-v3",
+        "--locked",
+        "sha256sum",
+        "README.md",
+        "LICENSE",
+        "COPYING",
+    ] {
+        assert!(script.contains(needed), "release.sh lacks {needed}");
+    }
+    for file in ["LICENSE", "COPYING"] {
+        assert!(root().join(file).is_file(), "{file} is missing");
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("cargo install --git ") && readme.contains("--locked"));
+}
