@@ -22,9 +22,11 @@ pub mod position;
 pub mod protocol;
 pub mod san;
 pub mod search;
+pub mod skill;
 pub mod tablebase;
 pub mod time;
 pub mod tools;
 pub mod tt;
+pub mod wdl;
 
 pub use cozy_chess;

@@ -26,6 +26,7 @@ use cozy_chess::{Board, Color, Move, Piece};
 
 use super::session::{Joined, Session};
 use super::{run_loop, say, Frontend, ENGINE_NAME, MAX_GO_MS};
+use crate::book::random_u64;
 use crate::options::{
     find_option, option_specs, parse_option, split_assignment, OptionKind, OptionScope, MAX_HASH,
     MAX_THREADS,
@@ -33,7 +34,7 @@ use crate::options::{
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
 use crate::san::{line_to_san, parse_san};
-use crate::search::{IterationReport, SearchReport};
+use crate::search::{IterationReport, ScoreBound, SearchReport};
 use crate::time::Limits;
 
 /// The variants `variant` accepts (announced in `feature variants`).
@@ -316,7 +317,7 @@ impl Xboard {
             }
             XboardCommand::Memory(mib) => self.set_option("Hash", Some(&mib.to_string()), line),
             XboardCommand::Cores(n) => self.set_option("Threads", Some(&n.to_string()), line),
-            XboardCommand::EgtPath(path) => self.set_option("SyzygyPath", Some(&path), line),
+            XboardCommand::EgtPath(path) => self.cmd_egtpath(&path, line),
             XboardCommand::Option { name, value } => self.set_option(&name, value.as_deref(), line),
             XboardCommand::Quit => {
                 self.settle();
@@ -448,6 +449,28 @@ impl Xboard {
         }
         let limits = self.think_limits(&self.session.pos);
         let pos = self.session.pos.clone();
+        // A book move is played at once, without a search.
+        if let Some((m, total)) = self
+            .session
+            .book
+            .go_move(&pos, &limits, false, random_u64())
+        {
+            say(&format!(
+                "# book move {} (weight {} of {total})",
+                pos.move_to_uci(m.mv),
+                m.weight
+            ));
+            say(&format!(
+                "move {}",
+                xboard_move(pos.board(), m.mv, self.session.chess960)
+            ));
+            self.session.pos.play(m.mv);
+            self.hint = None;
+            if let Some(claim) = game_end_claim(&self.session.pos) {
+                say(&claim);
+            }
+            return;
+        }
         self.start_search(Mode::Think, pos, limits);
     }
 
@@ -493,32 +516,71 @@ impl Xboard {
         }));
         let report = {
             let board = pos.board().clone();
+            // The board before the expected reply of a ponder search.
+            let before = match mode {
+                Mode::Ponder(_) => {
+                    let mut b = pos.clone();
+                    b.undo();
+                    b.board().clone()
+                }
+                _ => board.clone(),
+            };
             let total_moves = pos.legal_moves().len();
             let post = Arc::clone(&self.post);
             let status = Arc::clone(&self.status);
             let shared = Arc::clone(&shared);
             *lock(&status) = None;
             Arc::new(move |r: &SearchReport| {
-                let SearchReport::Iteration(r) = r else {
-                    return;
+                let mode = lock(&shared).mode;
+                let show = match mode {
+                    Mode::Analyze => true,
+                    Mode::Think | Mode::Ponder(_) => post.load(Ordering::Relaxed),
                 };
+                let r = match r {
+                    SearchReport::Iteration(r) if r.bound == ScoreBound::Exact => r,
+                    // A finished game: one line that says so, and a status for `.`.
+                    SearchReport::NoLegalMove { score } => {
+                        *lock(&status) = Some(Status {
+                            centis: 0,
+                            nodes: 0,
+                            depth: 0,
+                            total_moves: 0,
+                            best: String::new(),
+                        });
+                        if show {
+                            let end = if *score < 0 { "checkmate" } else { "stalemate" };
+                            say(&format!("0 {} 0 0 ({end})", cecp_score(*score)));
+                        }
+                        return;
+                    }
+                    _ => return,
+                };
+                // After a ponder hit the clock restarted: the nodes shown are those of the
+                // time shown, so that the GUI's nodes / time is the real speed.
+                let nodes = r.nodes.saturating_sub(r.ponder_nodes);
                 let pv = line_to_san(&board, &r.pv);
                 *lock(&status) = Some(Status {
                     centis: r.time_ms / 10,
-                    nodes: r.nodes,
+                    nodes,
                     depth: r.depth,
                     total_moves,
                     best: pv.first().cloned().unwrap_or_default(),
                 });
-                let mode = lock(&shared).mode;
-                let show = match mode {
-                    Mode::Analyze => true,
-                    Mode::Think => post.load(Ordering::Relaxed),
-                    // The PV of a ponder search starts after the expected reply.
-                    Mode::Ponder(_) => false,
+                if !show {
+                    return;
+                }
+                // A ponder search's PV starts after the expected reply: shown first, in
+                // parentheses, as other engines do. With MultiPV one line per root line.
+                let prefix = match mode {
+                    Mode::Ponder(reply) => {
+                        Some(format!("({})", line_to_san(&before, &[reply]).join(" ")))
+                    }
+                    _ => None,
                 };
-                if show {
-                    say(&thinking_line(r, &pv));
+                for line in &r.lines {
+                    let mut words: Vec<String> = prefix.iter().cloned().collect();
+                    words.extend(line_to_san(&board, &line.pv));
+                    say(&thinking_line(line.score, r, nodes, &words));
                 }
             })
         };
@@ -686,16 +748,35 @@ impl Xboard {
         }
     }
 
+    /// `egtpath syzygy PATH`: sets `SyzygyPath`. A path none of whose directories exists
+    /// (xboard sends its default, `/EGT/Syzygy`, at every start) is answered with one comment
+    /// line, not an error, and changes nothing.
+    fn cmd_egtpath(&mut self, path: &str, line: &str) {
+        let separator = if cfg!(windows) { ';' } else { ':' };
+        let exists = path
+            .split(separator)
+            .any(|p| !p.trim().is_empty() && std::path::Path::new(p.trim()).is_dir());
+        if !exists && crate::tablebase::COMPILED_IN {
+            say(&format!(
+                "# egtpath syzygy {}: no such directory, no tablebases loaded",
+                shorten(path, 200)
+            ));
+            return;
+        }
+        self.set_option("SyzygyPath", Some(path), line);
+    }
+
     /// `.`: the status of the analysis (its last completed iteration).
     fn cmd_status(&self) {
         if !self.analyzing {
             return;
         }
         if let Some(s) = lock(&self.status).clone() {
-            say(&format!(
+            let line = format!(
                 "stat01: {} {} {} 0 {} {}",
                 s.centis, s.nodes, s.depth, s.total_moves, s.best
-            ));
+            );
+            say(line.trim_end());
         }
     }
 
@@ -727,7 +808,7 @@ impl Xboard {
             Ok(parsed) => parsed,
             Err(e) => return error(&e, line),
         };
-        if spec.scope() != OptionScope::Engine {
+        if spec.scope() == OptionScope::FrontEnd {
             return error(
                 &format!("option '{}' is set by CECP commands here", spec.name),
                 line,
@@ -760,14 +841,19 @@ pub fn feature_lines() -> Vec<String> {
         }
     )];
     for spec in option_specs() {
-        // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands.
-        if spec.scope() != OptionScope::Engine || matches!(spec.name, "Hash" | "Threads") {
+        // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands
+        // (the other front-end options are UCI's).
+        if spec.scope() == OptionScope::FrontEnd || matches!(spec.name, "Hash" | "Threads") {
             continue;
         }
         let kind = match spec.kind {
             OptionKind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
             OptionKind::Check { default } => format!("-check {}", u8::from(default)),
             OptionKind::Button => "-button".to_string(),
+            // A book is a file: the GUI offers a file chooser.
+            OptionKind::String { default } if spec.name == "BookFile" => {
+                format!("-file {default}")
+            }
             OptionKind::String { default } => format!("-string {default}"),
         };
         lines.push(format!("feature option=\"{} {kind}\"", spec.name));
@@ -787,14 +873,15 @@ pub fn cecp_score(score: i32) -> i32 {
     }
 }
 
-/// A thinking line: `ply score time nodes pv` (time in centiseconds, PV in SAN).
-pub fn thinking_line(r: &IterationReport, pv_san: &[String]) -> String {
+/// A thinking line: `ply score time nodes pv` (time in centiseconds, PV in SAN) of one
+/// line of an iteration, with `score` and `nodes` as shown.
+pub fn thinking_line(score: i32, r: &IterationReport, nodes: u64, pv_san: &[String]) -> String {
     let mut line = format!(
         "{} {} {} {}",
         r.depth,
-        cecp_score(r.score),
+        cecp_score(score),
         r.time_ms / 10,
-        r.nodes
+        nodes
     );
     for mv in pv_san {
         line.push(' ');

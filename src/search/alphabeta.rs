@@ -393,6 +393,10 @@ impl Searcher {
     ) -> i32 {
         let ply = l.node.ply;
         self.stack[ply].cont_key = m.key;
+        if l.node.root {
+            // At the root no move is pruned: this is the move's number in the order.
+            self.report_current_move(m.mv, searched + 1, l.depth);
+        }
         let nodes_before = if l.node.root { self.nodes() } else { 0 };
         self.make_move(pos, m.mv);
         let gives_check = pos.in_check();

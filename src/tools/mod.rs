@@ -35,6 +35,7 @@ pub mod shard;
 pub mod solve;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 pub mod why;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND};
