@@ -382,6 +382,7 @@ impl Searcher {
     /// Step 10b. Plays the move and searches it: the first move with the full window, the
     /// others with a null window, reduced first when late and quiet (LMR), then again at
     /// full depth and with the full window only as far as the score asks.
+    #[inline(always)]
     fn search_move(
         &mut self,
         pos: &mut Position,
