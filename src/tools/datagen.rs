@@ -491,9 +491,13 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     if let Err(e) = apply_engine_options(&mut Engine::new(1), &config.options) {
         return fail(2, e);
     }
-    let file = match std::fs::File::create(&args.output) {
+    let inputs: Vec<&std::path::Path> = args.book.iter().map(|p| p.as_path()).collect();
+    if let Err(e) = crate::tools::atomic::check_output(&args.output, &inputs) {
+        return fail(2, e);
+    }
+    let mut out = match crate::tools::atomic::AtomicFile::create(&args.output) {
         Ok(f) => f,
-        Err(e) => return fail(2, format!("cannot create {}: {e}", args.output.display())),
+        Err(e) => return fail(2, e),
     };
     eprintln!(
         "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}{}",
@@ -511,7 +515,6 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     );
     // 2. Play, with a progress bar.
     let bar = progress_bar(args.games, "{pos}/{len} games");
-    let mut out = std::io::BufWriter::new(file);
     let outcome = datagen_as(&config, &starts, &mut out, args.format, |_, summary| {
         bar.set_message(format!(
             "+{} ={} -{}, {} positions",
@@ -520,13 +523,16 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         bar.inc(1);
     });
     bar.finish_and_clear();
+    let outcome = outcome
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))
+        .and_then(|summary| out.commit().map(|()| summary));
     match outcome {
         Ok(summary) => {
             println!("{}", summary.text());
             println!("written to {}", args.output.display());
             ExitCode::SUCCESS
         }
-        Err(e) => fail(1, format!("cannot write {}: {e}", args.output.display())),
+        Err(e) => fail(1, e),
     }
 }
 

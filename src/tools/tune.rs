@@ -14,6 +14,7 @@ use cozy_chess::{Board, Color};
 
 use crate::eval::layout::{render_weights, TEMPO, WEIGHTS};
 use crate::eval::{EvalTrace, PHASE_TOTAL, S};
+use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::{fail, warn_skipped};
 
 /// Settings of a tuning run.
@@ -497,6 +498,11 @@ pub fn run(args: TuneArgs) -> ExitCode {
     if let Err(e) = args.check() {
         return fail(2, e);
     }
+    if let Some(path) = &args.output {
+        if let Err(e) = check_output(path, &[&args.data]) {
+            return fail(2, e);
+        }
+    }
     // 1. The data, traced once; malformed lines are reported and skipped.
     let start = Instant::now();
     let mut entries = match read_data(&args) {
@@ -573,8 +579,8 @@ pub fn run(args: TuneArgs) -> ExitCode {
     match &args.output {
         None => print!("{source}"),
         Some(path) => {
-            if let Err(e) = std::fs::write(path, source) {
-                return fail(1, format!("cannot write {}: {e}", path.display()));
+            if let Err(e) = write_atomic(path, source.as_bytes()) {
+                return fail(1, e);
             }
             eprintln!("written to {}", path.display());
         }
@@ -585,6 +591,9 @@ pub fn run(args: TuneArgs) -> ExitCode {
 /// Reads and traces the data file of `lull tune` (each position first resolved with
 /// `--resolve`), reporting the malformed lines; the exit code when there is nothing to fit.
 fn read_data(args: &TuneArgs) -> Result<Vec<Entry>, ExitCode> {
+    if let Err(e) = crate::lines::check_text_file(&args.data) {
+        return Err(fail(2, e));
+    }
     let text = match std::fs::read(&args.data) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => return Err(fail(2, format!("cannot read {}: {e}", args.data.display()))),

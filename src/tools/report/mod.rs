@@ -387,7 +387,7 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
     let mut written = Vec::new();
     let write = |name: &str, text: &str, written: &mut Vec<String>| -> Result<(), String> {
         let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        crate::tools::atomic::write_atomic(&p, text.as_bytes())?;
         written.push(name.to_string());
         Ok(())
     };
@@ -414,6 +414,13 @@ pub fn run(args: ReportArgs) -> ExitCode {
         if !f.is_file() {
             return fail(2, format!("--eval-file {}: no such file", f.display()));
         }
+    }
+    // The output directory before the measurements (which take minutes).
+    let writable = std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))
+        .and_then(|()| crate::tools::atomic::check_output(&args.out.join("index.html"), &[]));
+    if let Err(e) = writable {
+        return fail(1, e);
     }
     let command = std::iter::once("lull".to_string())
         .chain(std::env::args().skip(1))
