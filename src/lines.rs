@@ -1,49 +1,37 @@
 //! The lines of a text file, as every file reader of Lull reads them: a line ends at `\n`
-//! (a `\r` before it is dropped), a line that is not UTF-8 or longer than [`MAX_LINE`] bytes is
-//! handed on as a bad line (the reader counts and skips it, it never stops there), and a
-//! file whose first bytes hold a NUL is binary, not text (`/dev/zero`, a book, a packed data
-//! file), and is refused before anything is read as a line.
+//! (a `\r` before it is dropped), and a line that is not UTF-8 (a NUL, stray binary bytes) or
+//! longer than [`MAX_LINE`] bytes is handed on as a bad line: the reader counts and skips it
+//! and goes on, it never stops there, and memory stays bounded whatever the file holds
+//! (`/dev/zero` through a pipe is one endless bad line). [`check_input_file`] refuses, before
+//! any reading, what is no file to read: a directory or a device.
 
 use std::io::{self, BufRead};
+use std::path::Path;
 
 /// The longest line a file reader takes, in bytes (a longer one is skipped whole).
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Bytes looked at for a NUL before a file counts as text.
-pub const TEXT_SNIFF: usize = 4096;
-
-/// Whether `head` (the first bytes of a file) looks like text: no NUL byte.
-pub fn looks_like_text(head: &[u8]) -> bool {
-    !head[..head.len().min(TEXT_SNIFF)].contains(&0)
-}
-
-/// Checks that `path` can be read as a text file before it is read whole: not a directory,
-/// and no NUL byte in its first bytes (`/dev/zero`, a binary file). The error names the file.
-pub fn check_text_file(path: &std::path::Path) -> Result<(), String> {
-    use std::io::Read;
-    if path.is_dir() {
+/// Checks that `path` is something to read as an input file: a regular file or a pipe (FIFO,
+/// `<(command)`), not a directory nor a device such as `/dev/zero`, which never ends. The
+/// error names the path.
+pub fn check_input_file(path: &Path) -> Result<(), String> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if meta.is_dir() {
         return Err(format!("{} is a directory, not a file", path.display()));
     }
-    let mut file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut head = vec![0u8; TEXT_SNIFF];
-    let mut n = 0;
-    while n < head.len() {
-        match file.read(&mut head[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_char_device() || t.is_block_device() || t.is_socket() {
+            return Err(format!(
+                "{} is a device, not a file to read",
+                path.display()
+            ));
         }
     }
-    if looks_like_text(&head[..n]) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} is a binary file (NUL bytes), not text",
-            path.display()
-        ))
-    }
+    Ok(())
 }
 
 /// One line of a file: its number (from 1) and its text, or why it cannot be read.
@@ -55,7 +43,6 @@ pub struct Lines<R> {
     buf: Vec<u8>,
     line_no: usize,
     bytes: u64,
-    checked: bool,
     lossy: bool,
 }
 
@@ -67,7 +54,6 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::new(),
             line_no: 0,
             bytes: 0,
-            checked: false,
             lossy: false,
         }
     }
@@ -86,19 +72,9 @@ impl<R: BufRead> Lines<R> {
         self.bytes
     }
 
-    /// The next line, `None` at the end of the input. An I/O error (or a binary file, as
-    /// `InvalidData`) is an error; a bad line is an `Err` inside the line.
+    /// The next line, `None` at the end of the input. An I/O error is an error; a bad line
+    /// is an `Err` inside the line.
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {
-        if !self.checked {
-            self.checked = true;
-            let head = self.reader.fill_buf()?;
-            if !looks_like_text(head) {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "a binary file (NUL bytes), not text",
-                ));
-            }
-        }
         self.buf.clear();
         let mut long = false;
         let mut any = false;
@@ -176,7 +152,11 @@ mod tests {
         assert!(lines[2].1.as_ref().unwrap_err().contains("over"));
         assert_eq!(lines[3], (4, Ok("last".to_string())));
         assert!(all(b"").unwrap().is_empty());
-        let e = all(b"abc\0def").unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        // A NUL is a bad byte like any other: its line is skipped, the next one read.
+        let lines = all(b"abc\0def\nok\n").unwrap();
+        assert_eq!(lines[0], (1, Ok("abc\0def".to_string())));
+        assert_eq!(lines[1], (2, Ok("ok".to_string())));
+        assert!(check_input_file(Path::new("/dev/zero")).is_err());
+        assert!(check_input_file(Path::new("/")).is_err());
     }
 }

@@ -144,7 +144,7 @@ impl<R: BufRead> PgnReader<R> {
 
     /// The next line (without its line ending) and its number, `None` at the end. A line too
     /// long to read becomes a word that is no move (the game that holds it is skipped, with
-    /// that word named). A binary file (NUL bytes) is an error.
+    /// that word named).
     fn next_line(&mut self) -> io::Result<Option<(usize, String)>> {
         if let Some(p) = self.pending.take() {
             return Ok(Some(p));

@@ -76,10 +76,12 @@ impl BuildArgs {
 
 /// `lull book build`: reads the games, reports each unusable one on stderr (and goes on),
 /// writes the book (whole or not at all) and a summary. Exit code 1 when the output is the
-/// PGN itself or cannot be written, when the PGN cannot be read (also a binary file), or when
+/// PGN itself or cannot be written, when the PGN cannot be read (a directory, a device), or when
 /// no entry is left (a book with no entry is not written: the old one stays), 0 otherwise.
 pub fn cmd_build(args: &BuildArgs) -> ExitCode {
-    if let Err(e) = check_output(&args.output, &[&args.pgn]) {
+    if let Err(e) = check_output(&args.output, &[&args.pgn])
+        .and_then(|()| crate::lines::check_input_file(&args.pgn))
+    {
         return fail(1, e);
     }
     let file = match File::open(&args.pgn) {

@@ -170,7 +170,7 @@ fn refuse_compressed(path: &Path) -> Result<(), String> {
 /// Packs the text data lines read from `input` into `out`, calling `on_bytes` with the bytes
 /// read so far every 64 KiB or so. Returns the counts written and the malformed lines
 /// (`line N: why`, skipped: also a line that is not UTF-8 or too long, see
-/// [`crate::lines`]); blank lines and `#` comments are ignored. A binary input is an error.
+/// [`crate::lines`]); blank lines and `#` comments are ignored. Only an I/O error is an error.
 pub fn convert_text(
     input: impl BufRead,
     out: &mut impl Write,
@@ -214,8 +214,16 @@ pub fn convert_text(
 /// Reads a data file, text or binary, as records; malformed text lines are warned about on
 /// standard error and skipped, a corrupt binary record is an error.
 pub fn read_any(path: &Path) -> Result<Vec<PackedRecord>, String> {
+    crate::lines::check_input_file(path)?;
     refuse_compressed(path)?;
     if is_binary(path)? {
+        // Records are read whole: only from a regular file (`/dev/zero` never ends).
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(format!(
+                "{} is not a regular file (binary records are read from files only)",
+                path.display()
+            ));
+        }
         return read_records(path);
     }
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
@@ -298,7 +306,9 @@ pub fn cmd_convert(args: &ConvertArgs) -> ExitCode {
     if let Err(e) = check_output(&args.output, &[&args.input]) {
         return fail(2, e);
     }
-    if let Err(e) = refuse_compressed(&args.input) {
+    if let Err(e) =
+        crate::lines::check_input_file(&args.input).and_then(|()| refuse_compressed(&args.input))
+    {
         return fail(2, e);
     }
     let file = match File::open(&args.input) {

@@ -591,7 +591,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
 /// Reads and traces the data file of `lull tune` (each position first resolved with
 /// `--resolve`), reporting the malformed lines; the exit code when there is nothing to fit.
 fn read_data(args: &TuneArgs) -> Result<Vec<Entry>, ExitCode> {
-    if let Err(e) = crate::lines::check_text_file(&args.data) {
+    if let Err(e) = crate::lines::check_input_file(&args.data) {
         return Err(fail(2, e));
     }
     let text = match std::fs::read(&args.data) {
