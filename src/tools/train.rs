@@ -799,10 +799,24 @@ pub fn run(args: TrainArgs) -> ExitCode {
     // 1. The trainer: fresh or from a checkpoint.
     let mut trainer = match &args.resume {
         Some(path) => {
+            if let Err(e) = crate::lines::check_input_file(path) {
+                return fail(2, e);
+            }
+            // No checkpoint is larger than one of the largest network the engine loads.
+            let limit = 28 + 12 * Network::param_count(crate::nnue::MAX_HIDDEN) as u64;
             let mut bytes = Vec::new();
-            let read = File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
+            let read = File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
             if let Err(e) = read {
                 return fail(2, format!("cannot read {}: {e}", path.display()));
+            }
+            if bytes.len() as u64 > limit {
+                return fail(
+                    2,
+                    format!(
+                        "{}: not a Lull training checkpoint (too large)",
+                        path.display()
+                    ),
+                );
             }
             match Trainer::from_checkpoint_bytes(&bytes) {
                 Ok(t) => t,
