@@ -136,6 +136,10 @@ impl AtomicFile {
         let err = |e: io::Error| format!("cannot write {}: {e}", self.shown.display());
         let out = self.out.take().expect("an uncommitted file");
         let file = out.into_inner().map_err(|e| err(e.into_error()))?;
+        // The new file keeps the old one's permissions (a 0600 file stays private).
+        if let Ok(old) = std::fs::metadata(&self.target) {
+            let _ = file.set_permissions(old.permissions());
+        }
         file.sync_all().map_err(err)?;
         drop(file);
         std::fs::rename(&self.tmp, &self.target).map_err(err)?;
@@ -226,8 +230,13 @@ mod tests {
             assert!(e.contains("is the input"), "{e}");
         }
         check_output(&dir.join("other.bin"), &[&data]).unwrap();
-        // Writing through the link changes the file it names and keeps the link.
+        // Writing through the link changes the file it names and keeps the link, and the
+        // file keeps its permissions.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o600)).unwrap();
         write_atomic(&link, b"new").unwrap();
+        let mode = std::fs::metadata(&data).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
         assert!(std::fs::symlink_metadata(&link)
             .unwrap()
             .file_type()

@@ -133,7 +133,7 @@ pub fn run_qtree(args: &QtreeArgs) -> Result<String, String> {
 pub fn run(args: QtreeArgs) -> ExitCode {
     if let Some(path) = &args.output {
         if let Err(e) = crate::tools::atomic::check_output(path, &[]) {
-            return fail(2, e);
+            return fail(1, e);
         }
     }
     let doc = match run_qtree(&args) {

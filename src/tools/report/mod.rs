@@ -415,12 +415,20 @@ pub fn run(args: ReportArgs) -> ExitCode {
             return fail(2, format!("--eval-file {}: no such file", f.display()));
         }
     }
-    // The output directory before the measurements (which take minutes).
-    let writable = std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))
-        .and_then(|()| crate::tools::atomic::check_output(&args.out.join("index.html"), &[]));
-    if let Err(e) = writable {
-        return fail(1, e);
+    // The output directory before the measurements (which take minutes): it, or the nearest
+    // directory above it that exists (nothing is created yet), must take a new file.
+    let mut dir = args.out.as_path();
+    while !dir.exists() {
+        match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => dir = p,
+            _ => {
+                dir = std::path::Path::new(".");
+                break;
+            }
+        }
+    }
+    if let Err(e) = crate::tools::atomic::check_output(&dir.join("index.html"), &[]) {
+        return fail(1, format!("cannot write {}: {e}", args.out.display()));
     }
     let command = std::iter::once("lull".to_string())
         .chain(std::env::args().skip(1))
