@@ -140,6 +140,20 @@ pub fn parse_line(line: &str) -> Result<(Board, f32, i32), String> {
     Ok((board, result, score))
 }
 
+/// The text of a data file as the tuner reads it: a line that is not UTF-8 becomes a line
+/// that is malformed (`line N: …`), as `lull data convert` counts it, instead of a line whose
+/// bad bytes read as U+FFFD (which could still parse as a position, or pass as a comment).
+pub fn data_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes
+            .split(|&b| b == b'\n')
+            .map(|line| std::str::from_utf8(line).unwrap_or("not UTF-8 text"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
 /// Traces the data lines of `text` (at most `limit` positions). Malformed lines are returned
 /// as `line N: why` and skipped; blank lines and `#` comments are ignored.
 pub fn load(text: &str, limit: Option<usize>) -> (Vec<Entry>, Vec<String>) {
@@ -595,7 +609,7 @@ fn read_data(args: &TuneArgs) -> Result<Vec<Entry>, ExitCode> {
         return Err(fail(2, e));
     }
     let text = match std::fs::read(&args.data) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Ok(bytes) => data_text(&bytes),
         Err(e) => return Err(fail(2, format!("cannot read {}: {e}", args.data.display()))),
     };
     let (entries, errors) = if args.resolve {
