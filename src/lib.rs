@@ -14,6 +14,7 @@ pub mod bench;
 pub mod book;
 pub mod epd;
 pub mod eval;
+pub mod lines;
 pub mod nnue;
 pub mod options;
 pub mod params;

@@ -1114,7 +1114,7 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
         },
         "sd" => match args.as_slice() {
             [d] => match d.parse::<i64>() {
-                Ok(d) if d >= 1 => XboardCommand::Sd(d.min(MAX_DEPTH as i64) as i32),
+                Ok(d) if (1..=MAX_DEPTH as i64).contains(&d) => XboardCommand::Sd(d as i32),
                 _ => return Err(bad(&format!("sd needs a depth from 1 to {MAX_DEPTH}"))),
             },
             _ => return Err(bad("sd needs a depth")),
@@ -1135,8 +1135,8 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
         "." => XboardCommand::Status,
         "draw" => XboardCommand::Draw,
         "hint" => XboardCommand::Hint,
-        "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(bad)?),
-        "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(bad)?),
+        "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(|e| bad(&e))?),
+        "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(|e| bad(&e))?),
         "egtpath" => {
             let (kind, path) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             if !kind.eq_ignore_ascii_case("syzygy") {
@@ -1178,13 +1178,13 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
 const NEEDS_CENTIS: &str = "needs a time in centiseconds";
 
 /// The one argument of `memory`/`cores`: a positive integer, values above `max` cut.
-fn positive(args: &[&str], max: i64) -> Result<i64, &'static str> {
+fn positive(args: &[&str], max: i64) -> Result<i64, String> {
     match args {
         [n] => match n.parse::<i64>() {
-            Ok(v) if v >= 1 => Ok(v.min(max)),
-            _ => Err("needs a positive integer"),
+            Ok(v) if (1..=max).contains(&v) => Ok(v),
+            _ => Err(format!("needs a positive integer, at most {max}")),
         },
-        _ => Err("needs one number"),
+        _ => Err("needs one number".to_string()),
     }
 }
 
@@ -1358,7 +1358,11 @@ mod tests {
         );
         assert_eq!(parse("st 0.5"), Ok(XboardCommand::St(500)));
         assert_eq!(parse("sd 7"), Ok(XboardCommand::Sd(7)));
-        assert_eq!(parse("sd 100000"), Ok(XboardCommand::Sd(MAX_DEPTH)));
+        assert!(parse("sd 100000").is_err());
+        assert_eq!(
+            parse(&format!("sd {MAX_DEPTH}")),
+            Ok(XboardCommand::Sd(MAX_DEPTH))
+        );
         assert_eq!(parse("time 12345"), Ok(XboardCommand::Time(123_450)));
         assert_eq!(parse("otim -40"), Ok(XboardCommand::Otim(0)));
         assert_eq!(
@@ -1373,8 +1377,9 @@ mod tests {
         assert_eq!(parse("undo"), Ok(XboardCommand::Undo));
         assert_eq!(parse("remove"), Ok(XboardCommand::Remove));
         assert_eq!(parse("memory 64"), Ok(XboardCommand::Memory(64)));
+        assert!(parse("memory 99999999").is_err());
         assert_eq!(
-            parse("memory 99999999"),
+            parse(&format!("memory {MAX_HASH}")),
             Ok(XboardCommand::Memory(MAX_HASH))
         );
         assert_eq!(parse("cores 4"), Ok(XboardCommand::Cores(4)));
@@ -1441,8 +1446,18 @@ mod tests {
         bad("otim 1 2", "needs a time in centiseconds");
         bad("time 9e9", "needs a time in centiseconds");
         bad("memory", "needs one number");
-        bad("memory 0", "needs a positive integer");
-        bad("cores many", "needs a positive integer");
+        bad(
+            "memory 0",
+            &format!("needs a positive integer, at most {MAX_HASH}"),
+        );
+        bad(
+            "memory 16385",
+            &format!("needs a positive integer, at most {MAX_HASH}"),
+        );
+        bad(
+            "cores many",
+            &format!("needs a positive integer, at most {MAX_THREADS}"),
+        );
         // An unknown command is quoted alone; a move-like word with arguments is unknown.
         assert_eq!(
             parse("xyzzy 1 2"),

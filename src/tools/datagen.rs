@@ -15,7 +15,7 @@
 //! same for a seed whatever the number of threads. With `--format bin` the positions are
 //! written as the 32-byte records of [`crate::tools::packed`] instead, for `lull train`.
 
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -609,7 +609,7 @@ pub struct DatagenArgs {
 pub fn write_shard(
     config: &DatagenConfig,
     starts: &[Position],
-    file: std::fs::File,
+    out: impl Write + Seek,
     on_game: impl FnMut(&GameRecord, &DatagenSummary),
 ) -> io::Result<DatagenSummary> {
     let mut header = ShardHeader::new("datagen");
@@ -623,7 +623,7 @@ pub fn write_shard(
             .network()
             .map_or(0, |n| crate::tools::gameformat::fnv1a(&n.to_bytes()));
     }
-    let mut writer = ShardWriter::new(std::io::BufWriter::new(file), header)?;
+    let mut writer = ShardWriter::new(out, header)?;
     let summary = datagen_with(
         config,
         starts,
@@ -675,9 +675,13 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     if let Err(e) = apply_engine_options(&mut Engine::new(1), &config.options) {
         return fail(2, e);
     }
-    let file = match std::fs::File::create(&args.output) {
+    let inputs: Vec<&std::path::Path> = args.book.iter().map(|p| p.as_path()).collect();
+    if let Err(e) = crate::tools::atomic::check_output(&args.output, &inputs) {
+        return fail(2, e);
+    }
+    let mut out = match crate::tools::atomic::AtomicFile::create(&args.output) {
         Ok(f) => f,
-        Err(e) => return fail(2, format!("cannot create {}: {e}", args.output.display())),
+        Err(e) => return fail(2, e),
     };
     eprintln!(
         "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}{}",
@@ -703,19 +707,21 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         bar.inc(1);
     };
     let outcome = if args.format == DataFormat::Games {
-        write_shard(&config, &starts, file, on_game)
+        write_shard(&config, &starts, &mut out, on_game)
     } else {
-        let mut out = std::io::BufWriter::new(file);
         datagen_as(&config, &starts, &mut out, args.format, on_game)
     };
     bar.finish_and_clear();
+    let outcome = outcome
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))
+        .and_then(|summary| out.commit().map(|()| summary));
     match outcome {
         Ok(summary) => {
             println!("{}", summary.text());
             println!("written to {}", args.output.display());
             ExitCode::SUCCESS
         }
-        Err(e) => fail(1, format!("cannot write {}: {e}", args.output.display())),
+        Err(e) => fail(1, e),
     }
 }
 

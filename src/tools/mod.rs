@@ -16,6 +16,7 @@
 //! This module also holds what the tools share: the two ways of writing a score, word
 //! wrapping, and (in [`cli`] and [`progress`]) the command-line helpers.
 
+pub mod atomic;
 pub mod bench;
 pub mod book;
 pub mod cli;
