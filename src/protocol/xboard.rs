@@ -1108,7 +1108,12 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
         "st" => match args.as_slice() {
             [secs] => match parse_seconds(secs) {
                 Some(ms) if ms > 0 => XboardCommand::St(ms),
-                _ => return Err(bad("st needs a positive number of seconds")),
+                _ => {
+                    return Err(bad(&format!(
+                        "st needs a positive number of seconds, at most {}",
+                        MAX_GO_MS / 1000
+                    )))
+                }
             },
             _ => return Err(bad("st needs a number of seconds")),
         },
@@ -1175,7 +1180,7 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
 }
 
 /// The error of a bad `time`/`otim`.
-const NEEDS_CENTIS: &str = "needs a time in centiseconds";
+const NEEDS_CENTIS: &str = "needs a time in centiseconds, at most 100000000000 (about 31 years)";
 
 /// The one argument of `memory`/`cores`: a positive integer, values above `max` cut.
 fn positive(args: &[&str], max: i64) -> Result<i64, String> {
@@ -1195,7 +1200,8 @@ fn centiseconds(args: &[&str]) -> Option<u64> {
         [t] => t
             .parse::<i64>()
             .ok()
-            .map(|cs| (cs.max(0) as u64).saturating_mul(10).min(MAX_GO_MS)),
+            .map(|cs| (cs.max(0) as u64).saturating_mul(10))
+            .filter(|&ms| ms <= MAX_GO_MS),
         _ => None,
     }
 }
@@ -1211,12 +1217,20 @@ fn parse_level(mps: &str, base: &str, inc: &str) -> Result<TimeControl, String> 
     })?;
     let base_ms = match base.split_once(':') {
         Some((m, s)) => match (m.parse::<u64>(), s.parse::<u64>()) {
-            (Ok(m), Ok(s)) if s < 60 => m.saturating_mul(60_000).saturating_add(s * 1000),
+            (Ok(m), Ok(s)) if s < 60 && m <= MAX_GO_MS / 60_000 => m * 60_000 + s * 1000,
             _ => return Err(format!("level: bad base time '{}'", shorten(base, 16))),
         },
         None => match base.parse::<f64>() {
-            Ok(m) if m.is_finite() && m >= 0.0 => (m * 60_000.0).min(MAX_GO_MS as f64) as u64,
-            _ => return Err(format!("level: bad base time '{}'", shorten(base, 16))),
+            Ok(m) if m.is_finite() && m >= 0.0 && m * 60_000.0 <= MAX_GO_MS as f64 => {
+                (m * 60_000.0) as u64
+            }
+            _ => {
+                return Err(format!(
+                    "level: bad base time '{}' (minutes, at most {})",
+                    shorten(base, 16),
+                    MAX_GO_MS / 60_000
+                ))
+            }
         },
     };
     let inc_ms =
@@ -1228,11 +1242,12 @@ fn parse_level(mps: &str, base: &str, inc: &str) -> Result<TimeControl, String> 
     })
 }
 
-/// Seconds (fractions allowed, not negative) as milliseconds, capped at [`MAX_GO_MS`].
+/// Seconds (fractions allowed, not negative, at most [`MAX_GO_MS`] / 1000) as milliseconds.
+/// A larger value is refused, as UCI refuses it (no silent clamp).
 fn parse_seconds(t: &str) -> Option<u64> {
     match t.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => {
-            Some((s * 1000.0).round().min(MAX_GO_MS as f64) as u64)
+        Ok(s) if s.is_finite() && s >= 0.0 && (s * 1000.0).round() <= MAX_GO_MS as f64 => {
+            Some((s * 1000.0).round() as u64)
         }
         _ => None,
     }
@@ -1275,7 +1290,9 @@ mod tests {
         assert!(parse_level("40", "-1", "0").is_err());
         assert!(parse_level("40", "5", "NaN").is_err());
         assert_eq!(parse_seconds("0.05"), Some(50));
-        assert_eq!(parse_seconds("1e300"), Some(MAX_GO_MS));
+        assert_eq!(parse_seconds("1e300"), None);
+        assert_eq!(parse_seconds("1e9"), Some(MAX_GO_MS));
+        assert_eq!(parse_seconds("1000000000.001"), None);
         assert_eq!(parse_seconds("-1"), None);
     }
 
@@ -1365,10 +1382,18 @@ mod tests {
         );
         assert_eq!(parse("time 12345"), Ok(XboardCommand::Time(123_450)));
         assert_eq!(parse("otim -40"), Ok(XboardCommand::Otim(0)));
+        // Beyond about 31 years a clock is an error (as `sd`, `memory` and UCI's `go`), not
+        // a silent clamp.
+        assert!(parse("time 99999999999999").is_err());
+        assert!(parse("time 100000000001").is_err());
         assert_eq!(
-            parse("time 99999999999999"),
+            parse("time 100000000000"),
             Ok(XboardCommand::Time(MAX_GO_MS))
         );
+        assert!(parse("st 1e308").is_err());
+        assert!(parse("level 40 1e300 0").is_err());
+        assert!(parse("level 40 99999999999:00 0").is_err());
+        assert!(parse("level 40 5 1e300").is_err());
         assert_eq!(parse("ping 17"), Ok(XboardCommand::Ping("17".into())));
         assert_eq!(parse("ping"), Ok(XboardCommand::Ping(String::new())));
         assert_eq!(parse("?"), Ok(XboardCommand::MoveNow));
@@ -1437,14 +1462,20 @@ mod tests {
         bad("level 40 5:99 0", "level: bad base time '5:99'");
         bad("level 40 5 -1", "level: bad increment '-1'");
         bad("st", "st needs a number of seconds");
-        bad("st 0", "st needs a positive number of seconds");
-        bad("st inf", "st needs a positive number of seconds");
+        bad(
+            "st 0",
+            "st needs a positive number of seconds, at most 1000000000",
+        );
+        bad(
+            "st inf",
+            "st needs a positive number of seconds, at most 1000000000",
+        );
         bad("sd", "sd needs a depth");
         bad("sd 0", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
         bad("sd 1.5", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
-        bad("time", "needs a time in centiseconds");
-        bad("otim 1 2", "needs a time in centiseconds");
-        bad("time 9e9", "needs a time in centiseconds");
+        bad("time", NEEDS_CENTIS);
+        bad("otim 1 2", NEEDS_CENTIS);
+        bad("time 9e9", NEEDS_CENTIS);
         bad("memory", "needs one number");
         bad(
             "memory 0",
@@ -1477,7 +1508,10 @@ mod tests {
         let e = parse(&format!("level {long_word} 5 0")).unwrap_err();
         assert!(e.why.chars().count() < 80, "{}", e.why);
         let e = parse(&format!("st {long_word}")).unwrap_err();
-        assert_eq!(e.why, "st needs a positive number of seconds");
+        assert_eq!(
+            e.why,
+            "st needs a positive number of seconds, at most 1000000000"
+        );
         let many = format!("usermove{}", " e2e4".repeat(100_000));
         assert_eq!(parse(&many).unwrap_err().why, "usermove takes one move");
         for line in [
