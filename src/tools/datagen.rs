@@ -675,6 +675,11 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     if let Err(e) = apply_engine_options(&mut Engine::new(1), &config.options) {
         return fail(2, e);
     }
+    // The hash of one worker, tried once: a size that cannot be had is said, not shrunk
+    // without a word in every worker.
+    if let Err(e) = Engine::new(1).set_hash(config.hash_mib) {
+        eprintln!("warning: {e}: each game is played with a smaller hash table");
+    }
     let inputs: Vec<&std::path::Path> = args.book.iter().map(|p| p.as_path()).collect();
     if let Err(e) = crate::tools::atomic::check_output(&args.output, &inputs) {
         return fail(2, e);
