@@ -317,16 +317,31 @@ fn parse_tags(line: &str, tags: &mut Vec<(String, String)>) -> Result<(), String
 /// variations, NAGs, move numbers and stand-alone annotations are dropped; what follows the
 /// termination marker is ignored.
 pub fn parse_movetext(text: &str) -> (Vec<String>, Option<Outcome>) {
-    let mut moves = Vec::new();
+    let (moves, outcome) = parse_movetext_with_comments(text);
+    (moves.into_iter().map(|(mv, _)| mv).collect(), outcome)
+}
+
+/// [`parse_movetext`], each move with the main-line comments that follow it (trimmed, joined
+/// by `", "`; empty when there is none), as engines and match runners write their scores.
+pub fn parse_movetext_with_comments(text: &str) -> (Vec<(String, String)>, Option<Outcome>) {
+    let mut moves: Vec<(String, String)> = Vec::new();
     let mut depth = 0usize;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '{' => {
+                let mut comment = String::new();
                 for c in chars.by_ref() {
                     if c == '}' {
                         break;
                     }
+                    comment.push(c);
+                }
+                if let Some(last) = moves.last_mut().filter(|_| depth == 0) {
+                    if !last.1.is_empty() {
+                        last.1.push_str(", ");
+                    }
+                    last.1.push_str(comment.trim());
                 }
             }
             ';' => {
@@ -360,7 +375,7 @@ pub fn parse_movetext(text: &str) -> (Vec<String>, Option<Outcome>) {
                     return (moves, Some(outcome));
                 }
                 if let Some(mv) = strip_move_number(&token) {
-                    moves.push(mv.to_string());
+                    moves.push((mv.to_string(), String::new()));
                 }
             }
         }

@@ -16,7 +16,7 @@ use std::io::BufRead;
 
 use cozy_chess::{Board, Color};
 
-use crate::book::pgn::Outcome;
+use crate::book::pgn::{parse_movetext_with_comments, Outcome};
 use crate::params::MATE;
 use crate::position::parse_fen;
 use crate::san::parse_san;
@@ -104,71 +104,6 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), value.replace("\\\"", "\"")))
 }
 
-/// The main line's moves, each with the comment that follows it, and the termination marker.
-fn tokens(movetext: &str) -> (Vec<(String, String)>, Option<Outcome>) {
-    let mut moves: Vec<(String, String)> = Vec::new();
-    let mut depth = 0usize;
-    let mut chars = movetext.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '{' => {
-                let mut comment = String::new();
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                    comment.push(c);
-                }
-                if depth == 0 {
-                    if let Some(last) = moves.last_mut() {
-                        if !last.1.is_empty() {
-                            last.1.push_str(", ");
-                        }
-                        last.1.push_str(comment.trim());
-                    }
-                }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            '$' => {
-                while chars.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    chars.next();
-                }
-            }
-            c if c.is_whitespace() => {}
-            c => {
-                let mut token = String::from(c);
-                while let Some(&n) = chars.peek() {
-                    if n.is_whitespace() || "{}();$".contains(n) {
-                        break;
-                    }
-                    token.push(n);
-                    chars.next();
-                }
-                if depth > 0 {
-                    continue;
-                }
-                if let Some(outcome) = Outcome::from_marker(&token) {
-                    return (moves, Some(outcome));
-                }
-                let t = token.trim_start_matches(|c: char| c.is_ascii_digit());
-                let t = t.trim_start_matches('.');
-                if !t.is_empty() {
-                    moves.push((t.to_string(), String::new()));
-                }
-            }
-        }
-    }
-    (moves, None)
-}
-
 /// The shard game of one PGN game, or why it cannot be read.
 fn to_game(raw: &RawGame) -> Result<SeqGame, String> {
     let at = |e: String| format!("game at line {}: {e}", raw.line);
@@ -176,7 +111,7 @@ fn to_game(raw: &RawGame) -> Result<SeqGame, String> {
         Some(fen) => parse_fen(fen).map_err(at)?,
         None => Board::default(),
     };
-    let (moves, marker) = tokens(&raw.movetext);
+    let (moves, marker) = parse_movetext_with_comments(&raw.movetext);
     let outcome = match marker {
         Some(o) if o != Outcome::Unknown => o,
         _ => raw
