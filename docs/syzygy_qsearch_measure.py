@@ -6,7 +6,7 @@ to a fixed depth with one `lull` build and prints the totals: nodes, time, tbhit
 end with a tablebase or mate score, and the nodes and time until that score first appeared.
 Run it once per build (params::TB_PROBE_IN_QSEARCH false / true):
 
-    python3 docs/syzygy_qsearch_measure.py target/release/lull ../shared/data/syzygy 16
+    python3 docs/syzygy_qsearch_measure.py target/release/lull syzygy/ 16
 """
 
 import random

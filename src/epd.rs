@@ -94,8 +94,10 @@ pub fn parse_epd(text: &str) -> (Vec<EpdRecord>, Vec<EpdError>) {
 }
 
 /// Reads an EPD file (bytes that are not UTF-8 are replaced and make their line malformed).
-/// Only a file that cannot be read at all is an error.
+/// Only a file that cannot be read at all (also a directory or a device, see
+/// [`crate::lines::check_input_file`]) is an error.
 pub fn read_epd_file(path: &Path) -> Result<(Vec<EpdRecord>, Vec<EpdError>), String> {
+    crate::lines::check_input_file(path)?;
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(parse_epd(&String::from_utf8_lossy(&bytes)))
 }

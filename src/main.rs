@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 use lull::tools::{
     bench, book, data, datagen, explore, genfens, horizon, perft, qtree, report, solve, train,
-    tune, why,
+    tune, wdl, why,
 };
 
 #[derive(Parser)]
@@ -69,6 +69,8 @@ enum Command {
     /// games) and write an HTML report with SVG figures and a Markdown twin that set the
     /// literature's figures beside Lull's.
     Report(report::ReportArgs),
+    /// Fit the win/draw/loss model of UCI_ShowWDL to self-play games, or check it.
+    Wdl(wdl::WdlArgs),
 }
 
 /// Lets a closed standard output end the process quietly, as it ends `cat` or `grep`: so that
@@ -129,5 +131,6 @@ fn main() -> ExitCode {
         Some(Command::Data(args)) => data::run(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Report(args)) => report::run(args),
+        Some(Command::Wdl(args)) => wdl::run(args),
     }
 }

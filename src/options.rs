@@ -97,6 +97,16 @@ pub enum FrontEndOption {
     Ponder,
     /// `UCI_Chess960`: Chess960 castling notation.
     Chess960,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L` (`crate::wdl`).
+    ShowWdl,
+    /// `Statistics`: the `info string stats …` line after each search (on by default).
+    Statistics,
+    /// `UCI_LimitStrength`: play at the level of `UCI_Elo` (`crate::skill`).
+    LimitStrength,
+    /// `UCI_Elo`: the strength asked for, with `UCI_LimitStrength`.
+    Elo,
+    /// `Skill Level`: 0–20, 20 the full search.
+    SkillLevel,
 }
 
 /// Sets a checked value (of the option's kind) on the engine; may return a line to show (how
@@ -354,8 +364,38 @@ pub fn option_specs() -> Vec<OptionSpec> {
                 Ok(None)
             }),
         ),
+        // A GUI's analysis: the search runs with TacticalMode's settings.
+        check("UCI_AnalyseMode", false, |e, v| {
+            e.options.analyse_mode = v.flag();
+            Ok(None)
+        }),
         front("Ponder", FrontEndOption::Ponder),
         front("UCI_Chess960", FrontEndOption::Chess960),
+        front("UCI_ShowWDL", FrontEndOption::ShowWdl),
+        other(
+            "Statistics",
+            OptionKind::Check { default: true },
+            Apply::FrontEnd(FrontEndOption::Statistics),
+        ),
+        front("UCI_LimitStrength", FrontEndOption::LimitStrength),
+        other(
+            "UCI_Elo",
+            OptionKind::Spin {
+                default: params::SKILL_ELO_MAX,
+                min: params::SKILL_ELO_MIN,
+                max: params::SKILL_ELO_MAX,
+            },
+            Apply::FrontEnd(FrontEndOption::Elo),
+        ),
+        other(
+            "Skill Level",
+            OptionKind::Spin {
+                default: crate::skill::MAX_LEVEL,
+                min: 0,
+                max: crate::skill::MAX_LEVEL,
+            },
+            Apply::FrontEnd(FrontEndOption::SkillLevel),
+        ),
         other(
             "OwnBook",
             OptionKind::Check { default: false },
@@ -565,8 +605,14 @@ mod tests {
                 "LateMoveReductions",
                 "TacticalMode",
                 "Clear Hash",
+                "UCI_AnalyseMode",
                 "Ponder",
                 "UCI_Chess960",
+                "UCI_ShowWDL",
+                "Statistics",
+                "UCI_LimitStrength",
+                "UCI_Elo",
+                "Skill Level",
                 "OwnBook",
                 "BookFile",
                 "BookDepth",
@@ -647,9 +693,40 @@ mod tests {
         for name in ["OwnBook", "BookFile", "BookDepth", "BookBestMove"] {
             assert_eq!(find_option(name).unwrap().scope(), OptionScope::Book);
         }
-        for name in ["Ponder", "UCI_Chess960"] {
+        for name in [
+            "Ponder",
+            "UCI_Chess960",
+            "UCI_ShowWDL",
+            "Statistics",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "Skill Level",
+        ] {
             assert_eq!(find_option(name).unwrap().scope(), OptionScope::FrontEnd);
         }
+        assert_eq!(
+            find_option("skill level").unwrap().uci_line(),
+            "option name Skill Level type spin default 20 min 0 max 20"
+        );
+        assert_eq!(
+            find_option("UCI_Elo").unwrap().uci_line(),
+            "option name UCI_Elo type spin default 2600 min 1000 max 2600"
+        );
+        assert_eq!(
+            find_option("Statistics").unwrap().uci_line(),
+            "option name Statistics type check default true"
+        );
+        // UCI_AnalyseMode is TacticalMode's settings under the GUI's name.
+        let mut e = Engine::new(1);
+        apply_option(&mut e, "UCI_AnalyseMode", Some("true")).unwrap();
+        let mut t = Engine::new(1);
+        apply_option(&mut t, "TacticalMode", Some("true")).unwrap();
+        let (a, t) = (e.options.effective(), t.options.effective());
+        assert_eq!(
+            (a.pruning, a.qs, a.aspiration_growth_divisor),
+            (t.pruning, t.qs, t.aspiration_growth_divisor)
+        );
+        assert_ne!(a.pruning, Engine::new(1).options.effective().pruning);
         // Every engine option carries its setter, every other one the setting it names.
         for s in &specs {
             let engine = matches!(s.apply, Apply::Engine(_));

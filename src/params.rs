@@ -204,6 +204,11 @@ pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
 pub const TACTICAL_ASPIRATION_GROWTH_DIVISOR: i32 = 1;
 /// Aspiration windows: past this half-width the full window is searched.
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+
+/// Milliseconds of a search after which the progress reports start: the root move being
+/// searched (UCI `currmove`) and failed aspiration searches (`lowerbound`, `upperbound`).
+/// Stockfish waits 3 s; a second keeps a GUI informed without flooding a fast search.
+pub const PROGRESS_REPORT_MS: u64 = 1000;
 /// Main-search SEE pruning of captures: maximum depth.
 pub const SEE_CAPTURE_MAX_DEPTH: i32 = 8;
 /// Main-search SEE pruning of quiet moves: maximum depth.
@@ -226,3 +231,35 @@ pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 pub const SE_DOUBLE_MARGIN: i32 = 20;
 /// The most double extensions on one line.
 pub const SE_DOUBLE_MAX: u8 = 6;
+
+/// The win/draw/loss model of `UCI_ShowWDL` (`crate::wdl`): the coefficients, in centipawns,
+/// of `a(x)` (the score at which a win is as likely as not) and `b(x)` (the logistic's spread)
+/// as cubics in `x` = material / 58, highest power first. Fitted by `lull wdl fit` to the
+/// self-play games of the embedded network (docs/wdl.md).
+pub const WDL_A: [f64; 4] = [161.63, 20.01, -582.56, 470.47];
+/// See [`WDL_A`].
+pub const WDL_B: [f64; 4] = [108.52, -65.66, -136.47, 194.18];
+
+/// `Skill Level` and `UCI_Elo` (`crate::skill`). The node budget of a search at level L is
+/// `SKILL_BASE_NODES` × `SKILL_NODE_GROWTH`^L nodes (level 0: 200 nodes, level 19: about
+/// 119,000); level 20 is the full search.
+pub const SKILL_BASE_NODES: u64 = 200;
+/// See [`SKILL_BASE_NODES`] (factor per level).
+pub const SKILL_NODE_GROWTH: f64 = 1.4;
+/// Lines a limited-strength search looks at (its `MultiPV`, at least).
+pub const SKILL_MULTIPV: usize = 4;
+/// Softmax temperature of the move choice at level 20 (centipawns); it grows with the square
+/// of the weakness (1 − level / 20) to `SKILL_TEMPERATURE_MAX` at level 0.
+pub const SKILL_TEMPERATURE_MIN: f64 = 10.0;
+/// See [`SKILL_TEMPERATURE_MIN`] (centipawns, level 0).
+pub const SKILL_TEMPERATURE_MAX: f64 = 200.0;
+/// A line scoring more than this below the best is never chosen at level 20 (centipawns); the
+/// limit grows linearly to `SKILL_MAX_LOSS_MAX` at level 0.
+pub const SKILL_MAX_LOSS_MIN: i32 = 30;
+/// See [`SKILL_MAX_LOSS_MIN`] (centipawns, level 0).
+pub const SKILL_MAX_LOSS_MAX: i32 = 400;
+/// The range of `UCI_Elo`, mapped linearly onto levels 0–19. Provisional: a scale, not a
+/// measurement, until matches against rated engines calibrate it (docs/strength-levels.md).
+pub const SKILL_ELO_MIN: i64 = 1000;
+/// See [`SKILL_ELO_MIN`].
+pub const SKILL_ELO_MAX: i64 = 2600;

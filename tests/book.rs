@@ -297,16 +297,51 @@ fn bad_games_are_reported_and_skipped() {
         ("e2e4".into(), 1)
     );
 
-    // Garbage is never fatal: no game can be used, the book is empty.
+    // Garbage never panics, and never becomes a book: binary bytes or text with no usable
+    // game leave no entry, and an empty book is not written (Lull would refuse to read it).
     let junk = dir.join("junk.pgn");
     let mut bytes: Vec<u8> = (0..20_000u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     bytes.extend_from_slice(b"\n[Event \"x\"]\n{ unterminated (( 1. e4 $$ ]]");
+    let text_junk: Vec<u8> = bytes.iter().map(|&b| b.max(1)).collect();
     std::fs::write(&junk, bytes).unwrap();
     let out = dir.join("junk.bin");
-    build(&junk, &out, &[]);
-    assert!(std::fs::read(&out).unwrap().is_empty());
+    let o = run(
+        &[
+            "book",
+            "build",
+            junk.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("no book entry"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists());
+    std::fs::write(&junk, text_junk).unwrap();
+    let o = run(
+        &[
+            "book",
+            "build",
+            junk.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("no book entry"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists());
     // A missing PGN is an error.
     let o = run(
         &[

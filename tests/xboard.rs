@@ -589,7 +589,12 @@ fn pondering_on_the_expected_reply_answers_a_ponder_hit() {
     e.send(&format!("usermove {other_text}"));
     let (before, line) = e.next_move();
     check_move(&pos, &line);
-    let thinking = before.iter().filter(|l| is_thinking(l)).count();
+    // (Lines whose PV starts with the expected reply in parentheses are the ponder search's,
+    // printed while it pondered with `post` on.)
+    let thinking = before
+        .iter()
+        .filter(|l| is_thinking(l) && !l.split_whitespace().nth(4).unwrap().starts_with('('))
+        .count();
     assert_eq!(thinking, 4, "a ponder miss searches afresh: {before:?}");
     // `easy` stops pondering; the engine stays in sync.
     e.send("easy");

@@ -13,6 +13,7 @@ use std::io::{self, BufRead};
 
 use cozy_chess::{Board, Move};
 
+use crate::lines::{Lines, MAX_LINE};
 use crate::position::{parse_fen, shorten};
 use crate::san::parse_san;
 
@@ -119,55 +120,39 @@ impl Game {
 
 /// Reads a PGN file game by game.
 pub struct PgnReader<R> {
-    reader: R,
-    /// Lines read so far.
-    line_no: usize,
-    /// Bytes read so far (for progress display).
-    bytes: u64,
+    lines: Lines<R>,
     /// Games returned so far.
     games: usize,
     /// A tag line read past the end of the previous game, with its line number.
     pending: Option<(usize, String)>,
-    buf: Vec<u8>,
 }
 
 impl<R: BufRead> PgnReader<R> {
     /// A reader over PGN text.
     pub fn new(reader: R) -> Self {
         Self {
-            reader,
-            line_no: 0,
-            bytes: 0,
+            lines: Lines::lossy(reader),
             games: 0,
             pending: None,
-            buf: Vec::new(),
         }
     }
 
     /// Bytes consumed so far.
     pub fn bytes_read(&self) -> u64 {
-        self.bytes
+        self.lines.bytes_read()
     }
 
-    /// The next line (without its line ending) and its number, `None` at the end.
+    /// The next line (without its line ending) and its number, `None` at the end. A line too
+    /// long to read becomes a word that is no move (the game that holds it is skipped, with
+    /// that word named).
     fn next_line(&mut self) -> io::Result<Option<(usize, String)>> {
         if let Some(p) = self.pending.take() {
             return Ok(Some(p));
         }
-        self.buf.clear();
-        let n = self.reader.read_until(b'\n', &mut self.buf)?;
-        if n == 0 {
-            return Ok(None);
-        }
-        self.bytes += n as u64;
-        self.line_no += 1;
-        while self.buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-            self.buf.pop();
-        }
-        Ok(Some((
-            self.line_no,
-            String::from_utf8_lossy(&self.buf).into_owned(),
-        )))
+        Ok(self.lines.next_line()?.map(|(no, line)| {
+            let text = line.unwrap_or_else(|_| format!("line-over-{MAX_LINE}-bytes"));
+            (no, text)
+        }))
     }
 
     /// The next game, `None` at the end of the input.
@@ -332,16 +317,31 @@ fn parse_tags(line: &str, tags: &mut Vec<(String, String)>) -> Result<(), String
 /// variations, NAGs, move numbers and stand-alone annotations are dropped; what follows the
 /// termination marker is ignored.
 pub fn parse_movetext(text: &str) -> (Vec<String>, Option<Outcome>) {
-    let mut moves = Vec::new();
+    let (moves, outcome) = parse_movetext_with_comments(text);
+    (moves.into_iter().map(|(mv, _)| mv).collect(), outcome)
+}
+
+/// [`parse_movetext`], each move with the main-line comments that follow it (trimmed, joined
+/// by `", "`; empty when there is none), as engines and match runners write their scores.
+pub fn parse_movetext_with_comments(text: &str) -> (Vec<(String, String)>, Option<Outcome>) {
+    let mut moves: Vec<(String, String)> = Vec::new();
     let mut depth = 0usize;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '{' => {
+                let mut comment = String::new();
                 for c in chars.by_ref() {
                     if c == '}' {
                         break;
                     }
+                    comment.push(c);
+                }
+                if let Some(last) = moves.last_mut().filter(|_| depth == 0) {
+                    if !last.1.is_empty() {
+                        last.1.push_str(", ");
+                    }
+                    last.1.push_str(comment.trim());
                 }
             }
             ';' => {
@@ -375,7 +375,7 @@ pub fn parse_movetext(text: &str) -> (Vec<String>, Option<Outcome>) {
                     return (moves, Some(outcome));
                 }
                 if let Some(mv) = strip_move_number(&token) {
-                    moves.push(mv.to_string());
+                    moves.push((mv.to_string(), String::new()));
                 }
             }
         }

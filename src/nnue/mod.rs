@@ -135,7 +135,7 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
 }
 
 /// Checks a hidden size: a multiple of [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`].
-fn check_hidden(hidden: usize) -> Result<(), String> {
+pub fn check_hidden(hidden: usize) -> Result<(), String> {
     if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
         Err(format!(
             "hidden size {hidden} is not supported (a multiple of {HIDDEN_STEP} from \

@@ -27,16 +27,36 @@ pub const MAX_GO_MS: u64 = 1_000_000_000_000;
 /// back the engine, apply the move it sent and start pondering).
 const POLL: Duration = Duration::from_millis(5);
 
-/// Prints one line to stdout and flushes it.
+/// Prints one line to stdout and flushes it. Control characters (an echoed ESC sequence, a
+/// NUL, a CR from the input) are written escaped (`\u{1b}`), so that no input can reach the
+/// GUI's or the terminal's control codes or split a line in two.
 pub fn say(line: &str) {
+    let shown = visible(line);
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let _ = writeln!(out, "{line}");
+    let _ = writeln!(out, "{shown}");
     let _ = out.flush();
 }
 
-/// Reads one line of at most `max` bytes. `Ok(None)` at end of input; an over-long line is
-/// consumed to its end and reported as an error, as is invalid UTF-8.
+/// `text` with its control characters (but tabs) escaped as Rust writes them.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Reads one line of at most `max` bytes. A line ends at LF, CR LF or a CR alone (old Mac
+/// line ends: `uci\risready\r` is two commands). `Ok(None)` at end of input; an over-long
+/// line is consumed to its end and reported as an error, as is invalid UTF-8.
 pub fn read_line_bounded(
     reader: &mut impl BufRead,
     max: usize,
@@ -44,12 +64,21 @@ pub fn read_line_bounded(
     let mut buf = Vec::new();
     let mut too_long = false;
     let mut saw_any = false;
+    // The line ended with a CR at the end of the bytes available: a LF right after it
+    // belongs to it.
+    let mut after_cr = false;
     loop {
         let available = match reader.fill_buf() {
             Ok(a) => a,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        if after_cr {
+            if available.first() == Some(&b'\n') {
+                reader.consume(1);
+            }
+            break;
+        }
         if available.is_empty() {
             if !saw_any {
                 return Ok(None);
@@ -57,13 +86,21 @@ pub fn read_line_bounded(
             break;
         }
         saw_any = true;
-        if let Some(i) = available.iter().position(|&b| b == b'\n') {
+        if let Some(i) = available.iter().position(|&b| b == b'\n' || b == b'\r') {
             if !too_long && buf.len() + i <= max {
                 buf.extend_from_slice(&available[..i]);
             } else {
                 too_long = true;
             }
-            reader.consume(i + 1);
+            match (available[i], available.get(i + 1)) {
+                (b'\r', Some(b'\n')) => reader.consume(i + 2),
+                (b'\r', None) => {
+                    reader.consume(i + 1);
+                    after_cr = true;
+                    continue;
+                }
+                _ => reader.consume(i + 1),
+            }
             break;
         }
         let n = available.len();
@@ -203,7 +240,7 @@ mod tests {
         let mut r = io::BufReader::with_capacity(4, &data[..]);
         assert_eq!(
             read_line_bounded(&mut r, 10).unwrap(),
-            Some(Ok("isready\r".into()))
+            Some(Ok("isready".into()))
         );
         assert!(read_line_bounded(&mut r, 10).unwrap().unwrap().is_err());
         assert_eq!(
@@ -211,6 +248,17 @@ mod tests {
             Some(Ok("quit".into()))
         );
         assert_eq!(read_line_bounded(&mut r, 10).unwrap(), None);
+        // CR alone ends a line too, CR LF is one line end wherever the buffer splits it.
+        for capacity in [1, 2, 3, 64] {
+            let data = b"uci\risready\r\n\r\nquit\r".to_vec();
+            let mut r = io::BufReader::with_capacity(capacity, &data[..]);
+            let mut lines = Vec::new();
+            while let Some(line) = read_line_bounded(&mut r, 10).unwrap() {
+                lines.push(line.unwrap());
+            }
+            assert_eq!(lines, ["uci", "isready", "", "quit"], "{capacity}");
+        }
+        assert_eq!(visible("a\u{1b}[31mb\0\tc"), "a\\u{1b}[31mb\\u{0}\tc");
         let bad = [0xffu8, 0xfe, b'\n'];
         let mut r = io::BufReader::new(&bad[..]);
         assert!(read_line_bounded(&mut r, 10).unwrap().unwrap().is_err());

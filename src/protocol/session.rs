@@ -23,6 +23,7 @@ use crate::options::{
 };
 use crate::position::Position;
 use crate::search::{Control, Engine, ReportSink, SearchResult};
+use crate::skill::{self, Strength};
 use crate::time::Limits;
 
 /// Stack size of the search thread (the recursion of a deep search needs room).
@@ -86,6 +87,12 @@ pub struct Session {
     pub ponder: bool,
     /// The opening book and its options.
     pub book: BookState,
+    /// `UCI_ShowWDL`: `info` lines carry the win/draw/loss estimate.
+    pub show_wdl: bool,
+    /// `Statistics`: the statistics line after each search (on by default).
+    pub statistics: bool,
+    /// `UCI_LimitStrength`, `UCI_Elo`, `Skill Level`.
+    pub strength: Strength,
     #[cfg(test)]
     inject: Option<Failure>,
 }
@@ -110,6 +117,9 @@ impl Session {
             chess960: false,
             ponder: false,
             book: BookState::default(),
+            show_wdl: false,
+            statistics: true,
+            strength: Strength::default(),
             #[cfg(test)]
             inject: None,
         }
@@ -178,6 +188,26 @@ impl Session {
                 self.set_chess960(value.flag());
                 Ok(None)
             }
+            Apply::FrontEnd(FrontEndOption::ShowWdl) => {
+                self.show_wdl = value.flag();
+                Ok(None)
+            }
+            Apply::FrontEnd(FrontEndOption::Statistics) => {
+                self.statistics = value.flag();
+                Ok(None)
+            }
+            Apply::FrontEnd(FrontEndOption::LimitStrength) => {
+                self.strength.limit = value.flag();
+                Ok(None)
+            }
+            Apply::FrontEnd(FrontEndOption::Elo) => {
+                self.strength.elo = value.int();
+                Ok(None)
+            }
+            Apply::FrontEnd(FrontEndOption::SkillLevel) => {
+                self.strength.level = value.int();
+                Ok(None)
+            }
         }
     }
 
@@ -204,13 +234,14 @@ impl Session {
         // Read here, taken by the spawn.
         #[cfg(test)]
         let inject = self.inject;
+        let level = self.strength.level();
         let started = self.spawn(move |engine, _| {
             let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 #[cfg(test)]
                 if inject == Some(Failure::Search) {
                     panic!("injected search failure (test)");
                 }
-                engine.search_keep_flags(&pos, &limits, &searchmoves)
+                skill::search(engine, &pos, &limits, &searchmoves, level)
             }));
             engine.set_report_sink(None);
             let result = outcome.ok();

@@ -15,7 +15,7 @@ use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
 use crate::position::shorten as truncate;
 use crate::position::{board_ascii, move_to_uci, standard_castling_problem, Position};
-use crate::search::{ReportSink, SearchReport, SearchResult};
+use crate::search::{ReportSink, ScoreBound, SearchReport, SearchResult};
 use crate::time::Limits;
 
 /// Largest `Hash` value, in MiB (the option table's, re-exported).
@@ -305,7 +305,8 @@ impl Uci {
         let pos = pos.clone();
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
-        let report = info_reporter(pos.clone());
+        let report = info_reporter(pos.clone(), self.session.show_wdl);
+        let statistics = self.session.statistics;
         self.endless = endless;
         let started = self.session.start_search(
             pos,
@@ -315,7 +316,9 @@ impl Uci {
             move |pos, result| {
                 let line = match result {
                     Some(result) => {
-                        say(&format!("info string {}", result.stats.summary_line()));
+                        if statistics {
+                            say(&format!("info string {}", result.stats.summary_line()));
+                        }
                         bestmove_line(pos, result)
                     }
                     None => {
@@ -732,13 +735,39 @@ pub fn uci_score(score: i32) -> String {
 }
 
 /// The `info` lines of a search report about `pos` (the searched position): one per line of
-/// an iteration, `info depth 0 score …` when there is no legal move.
-pub fn info_lines(pos: &Position, report: &SearchReport) -> Vec<String> {
+/// an iteration (`lowerbound` or `upperbound` after the score of a failed aspiration search,
+/// and with `show_wdl` the model's `wdl W D L`), `info depth 0 score …` when there is no
+/// legal move, `info depth D currmove M currmovenumber N` for the root move being searched.
+pub fn info_lines(pos: &Position, report: &SearchReport, show_wdl: bool) -> Vec<String> {
+    let material = crate::wdl::material(pos.board());
+    let wdl = |score: i32| -> String {
+        if show_wdl {
+            let [w, d, l] = crate::wdl::MODEL.permille(score, material);
+            format!(" wdl {w} {d} {l}")
+        } else {
+            String::new()
+        }
+    };
     let r = match report {
         SearchReport::NoLegalMove { score } => {
-            return vec![format!("info depth 0 score {}", uci_score(*score))];
+            return vec![format!(
+                "info depth 0 score {}{}",
+                uci_score(*score),
+                wdl(*score)
+            )];
+        }
+        SearchReport::CurrMove { depth, mv, number } => {
+            return vec![format!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                move_to_uci(pos.board(), *mv, pos.chess960())
+            )];
         }
         SearchReport::Iteration(r) => r,
+    };
+    let bound = match r.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
     };
     r.lines
         .iter()
@@ -752,12 +781,13 @@ pub fn info_lines(pos: &Position, report: &SearchReport) -> Vec<String> {
                 board.play_unchecked(*mv);
             }
             format!(
-                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} \
-                 time {} pv{}",
+                "info depth {} seldepth {} multipv {} score {}{bound}{} nodes {} nps {} hashfull {} \
+                 tbhits {} time {} pv{}",
                 r.depth,
                 r.seldepth,
                 k + 1,
                 uci_score(line.score),
+                wdl(line.score),
                 r.nodes,
                 r.nps,
                 r.hashfull,
@@ -770,9 +800,9 @@ pub fn info_lines(pos: &Position, report: &SearchReport) -> Vec<String> {
 }
 
 /// The report sink of a UCI search of `pos`: prints its `info` lines.
-fn info_reporter(pos: Position) -> ReportSink {
+fn info_reporter(pos: Position, show_wdl: bool) -> ReportSink {
     Arc::new(move |report: &SearchReport| {
-        for line in info_lines(&pos, report) {
+        for line in info_lines(&pos, report, show_wdl) {
             say(&line);
         }
     })
@@ -806,9 +836,19 @@ mod tests {
         assert_eq!(uci_score(-MATE), "mate 0");
         let pos = Position::startpos();
         let mated = SearchReport::NoLegalMove { score: -MATE };
-        assert_eq!(info_lines(&pos, &mated), ["info depth 0 score mate 0"]);
+        assert_eq!(
+            info_lines(&pos, &mated, false),
+            ["info depth 0 score mate 0"]
+        );
+        assert_eq!(
+            info_lines(&pos, &mated, true),
+            ["info depth 0 score mate 0 wdl 0 0 1000"]
+        );
         let stalemate = SearchReport::NoLegalMove { score: 0 };
-        assert_eq!(info_lines(&pos, &stalemate), ["info depth 0 score cp 0"]);
+        assert_eq!(
+            info_lines(&pos, &stalemate, false),
+            ["info depth 0 score cp 0"]
+        );
         let e2e4: Move = "e2e4".parse().unwrap();
         let e7e5: Move = "e7e5".parse().unwrap();
         let d2d4: Move = "d2d4".parse().unwrap();
@@ -818,6 +858,8 @@ mod tests {
             score: 20,
             nodes: 1000,
             nps: 50_000,
+            ponder_nodes: 0,
+            bound: ScoreBound::Exact,
             time_ms: 20,
             hashfull: 7,
             tbhits: 3,
@@ -833,8 +875,30 @@ mod tests {
                 },
             ],
         });
+        let current = SearchReport::CurrMove {
+            depth: 9,
+            mv: d2d4,
+            number: 3,
+        };
         assert_eq!(
-            info_lines(&pos, &report),
+            info_lines(&pos, &current, false),
+            ["info depth 9 currmove d2d4 currmovenumber 3"]
+        );
+        if let SearchReport::Iteration(r) = &report {
+            let mut failed = r.clone();
+            failed.bound = ScoreBound::Lower;
+            failed.lines.truncate(1);
+            let [w, d, l] = crate::wdl::MODEL.permille(20, 78);
+            assert_eq!(
+                info_lines(&pos, &SearchReport::Iteration(failed), true),
+                [format!(
+                    "info depth 3 seldepth 5 multipv 1 score cp 20 lowerbound wdl {w} {d} {l} \
+                     nodes 1000 nps 50000 hashfull 7 tbhits 3 time 20 pv e2e4 e7e5"
+                )]
+            );
+        }
+        assert_eq!(
+            info_lines(&pos, &report, false),
             [
                 "info depth 3 seldepth 5 multipv 1 score cp 20 nodes 1000 nps 50000 hashfull 7 \
                  tbhits 3 time 20 pv e2e4 e7e5",

@@ -26,6 +26,7 @@ use cozy_chess::{Board, Color, Move, Piece};
 
 use super::session::{Joined, Session};
 use super::{run_loop, say, Frontend, ENGINE_NAME, MAX_GO_MS};
+use crate::book::random_u64;
 use crate::options::{
     find_option, option_specs, parse_option, split_assignment, OptionKind, OptionScope, MAX_HASH,
     MAX_THREADS,
@@ -33,7 +34,7 @@ use crate::options::{
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
 use crate::san::{line_to_san, parse_san};
-use crate::search::{IterationReport, SearchReport};
+use crate::search::{IterationReport, ScoreBound, SearchReport};
 use crate::time::Limits;
 
 /// The variants `variant` accepts (announced in `feature variants`).
@@ -316,7 +317,7 @@ impl Xboard {
             }
             XboardCommand::Memory(mib) => self.set_option("Hash", Some(&mib.to_string()), line),
             XboardCommand::Cores(n) => self.set_option("Threads", Some(&n.to_string()), line),
-            XboardCommand::EgtPath(path) => self.set_option("SyzygyPath", Some(&path), line),
+            XboardCommand::EgtPath(path) => self.cmd_egtpath(&path, line),
             XboardCommand::Option { name, value } => self.set_option(&name, value.as_deref(), line),
             XboardCommand::Quit => {
                 self.settle();
@@ -448,6 +449,28 @@ impl Xboard {
         }
         let limits = self.think_limits(&self.session.pos);
         let pos = self.session.pos.clone();
+        // A book move is played at once, without a search.
+        if let Some((m, total)) = self
+            .session
+            .book
+            .go_move(&pos, &limits, false, random_u64())
+        {
+            say(&format!(
+                "# book move {} (weight {} of {total})",
+                pos.move_to_uci(m.mv),
+                m.weight
+            ));
+            say(&format!(
+                "move {}",
+                xboard_move(pos.board(), m.mv, self.session.chess960)
+            ));
+            self.session.pos.play(m.mv);
+            self.hint = None;
+            if let Some(claim) = game_end_claim(&self.session.pos) {
+                say(&claim);
+            }
+            return;
+        }
         self.start_search(Mode::Think, pos, limits);
     }
 
@@ -493,32 +516,71 @@ impl Xboard {
         }));
         let report = {
             let board = pos.board().clone();
+            // The board before the expected reply of a ponder search.
+            let before = match mode {
+                Mode::Ponder(_) => {
+                    let mut b = pos.clone();
+                    b.undo();
+                    b.board().clone()
+                }
+                _ => board.clone(),
+            };
             let total_moves = pos.legal_moves().len();
             let post = Arc::clone(&self.post);
             let status = Arc::clone(&self.status);
             let shared = Arc::clone(&shared);
             *lock(&status) = None;
             Arc::new(move |r: &SearchReport| {
-                let SearchReport::Iteration(r) = r else {
-                    return;
+                let mode = lock(&shared).mode;
+                let show = match mode {
+                    Mode::Analyze => true,
+                    Mode::Think | Mode::Ponder(_) => post.load(Ordering::Relaxed),
                 };
+                let r = match r {
+                    SearchReport::Iteration(r) if r.bound == ScoreBound::Exact => r,
+                    // A finished game: one line that says so, and a status for `.`.
+                    SearchReport::NoLegalMove { score } => {
+                        *lock(&status) = Some(Status {
+                            centis: 0,
+                            nodes: 0,
+                            depth: 0,
+                            total_moves: 0,
+                            best: String::new(),
+                        });
+                        if show {
+                            let end = if *score < 0 { "checkmate" } else { "stalemate" };
+                            say(&format!("0 {} 0 0 ({end})", cecp_score(*score)));
+                        }
+                        return;
+                    }
+                    _ => return,
+                };
+                // After a ponder hit the clock restarted: the nodes shown are those of the
+                // time shown, so that the GUI's nodes / time is the real speed.
+                let nodes = r.nodes.saturating_sub(r.ponder_nodes);
                 let pv = line_to_san(&board, &r.pv);
                 *lock(&status) = Some(Status {
                     centis: r.time_ms / 10,
-                    nodes: r.nodes,
+                    nodes,
                     depth: r.depth,
                     total_moves,
                     best: pv.first().cloned().unwrap_or_default(),
                 });
-                let mode = lock(&shared).mode;
-                let show = match mode {
-                    Mode::Analyze => true,
-                    Mode::Think => post.load(Ordering::Relaxed),
-                    // The PV of a ponder search starts after the expected reply.
-                    Mode::Ponder(_) => false,
+                if !show {
+                    return;
+                }
+                // A ponder search's PV starts after the expected reply: shown first, in
+                // parentheses, as other engines do. With MultiPV one line per root line.
+                let prefix = match mode {
+                    Mode::Ponder(reply) => {
+                        Some(format!("({})", line_to_san(&before, &[reply]).join(" ")))
+                    }
+                    _ => None,
                 };
-                if show {
-                    say(&thinking_line(r, &pv));
+                for line in &r.lines {
+                    let mut words: Vec<String> = prefix.iter().cloned().collect();
+                    words.extend(line_to_san(&board, &line.pv));
+                    say(&thinking_line(line.score, r, nodes, &words));
                 }
             })
         };
@@ -686,16 +748,35 @@ impl Xboard {
         }
     }
 
+    /// `egtpath syzygy PATH`: sets `SyzygyPath`. A path none of whose directories exists
+    /// (xboard sends its default, `/EGT/Syzygy`, at every start) is answered with one comment
+    /// line, not an error, and changes nothing.
+    fn cmd_egtpath(&mut self, path: &str, line: &str) {
+        let separator = if cfg!(windows) { ';' } else { ':' };
+        let exists = path
+            .split(separator)
+            .any(|p| !p.trim().is_empty() && std::path::Path::new(p.trim()).is_dir());
+        if !exists && crate::tablebase::COMPILED_IN {
+            say(&format!(
+                "# egtpath syzygy {}: no such directory, no tablebases loaded",
+                shorten(path, 200)
+            ));
+            return;
+        }
+        self.set_option("SyzygyPath", Some(path), line);
+    }
+
     /// `.`: the status of the analysis (its last completed iteration).
     fn cmd_status(&self) {
         if !self.analyzing {
             return;
         }
         if let Some(s) = lock(&self.status).clone() {
-            say(&format!(
+            let line = format!(
                 "stat01: {} {} {} 0 {} {}",
                 s.centis, s.nodes, s.depth, s.total_moves, s.best
-            ));
+            );
+            say(line.trim_end());
         }
     }
 
@@ -727,7 +808,7 @@ impl Xboard {
             Ok(parsed) => parsed,
             Err(e) => return error(&e, line),
         };
-        if spec.scope() != OptionScope::Engine {
+        if spec.scope() == OptionScope::FrontEnd {
             return error(
                 &format!("option '{}' is set by CECP commands here", spec.name),
                 line,
@@ -760,14 +841,19 @@ pub fn feature_lines() -> Vec<String> {
         }
     )];
     for spec in option_specs() {
-        // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands.
-        if spec.scope() != OptionScope::Engine || matches!(spec.name, "Hash" | "Threads") {
+        // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands
+        // (the other front-end options are UCI's).
+        if spec.scope() == OptionScope::FrontEnd || matches!(spec.name, "Hash" | "Threads") {
             continue;
         }
         let kind = match spec.kind {
             OptionKind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
             OptionKind::Check { default } => format!("-check {}", u8::from(default)),
             OptionKind::Button => "-button".to_string(),
+            // A book is a file: the GUI offers a file chooser.
+            OptionKind::String { default } if spec.name == "BookFile" => {
+                format!("-file {default}")
+            }
             OptionKind::String { default } => format!("-string {default}"),
         };
         lines.push(format!("feature option=\"{} {kind}\"", spec.name));
@@ -787,14 +873,15 @@ pub fn cecp_score(score: i32) -> i32 {
     }
 }
 
-/// A thinking line: `ply score time nodes pv` (time in centiseconds, PV in SAN).
-pub fn thinking_line(r: &IterationReport, pv_san: &[String]) -> String {
+/// A thinking line: `ply score time nodes pv` (time in centiseconds, PV in SAN) of one
+/// line of an iteration, with `score` and `nodes` as shown.
+pub fn thinking_line(score: i32, r: &IterationReport, nodes: u64, pv_san: &[String]) -> String {
     let mut line = format!(
         "{} {} {} {}",
         r.depth,
-        cecp_score(r.score),
+        cecp_score(score),
         r.time_ms / 10,
-        r.nodes
+        nodes
     );
     for mv in pv_san {
         line.push(' ');
@@ -1021,13 +1108,18 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
         "st" => match args.as_slice() {
             [secs] => match parse_seconds(secs) {
                 Some(ms) if ms > 0 => XboardCommand::St(ms),
-                _ => return Err(bad("st needs a positive number of seconds")),
+                _ => {
+                    return Err(bad(&format!(
+                        "st needs a positive number of seconds, at most {}",
+                        MAX_GO_MS / 1000
+                    )))
+                }
             },
             _ => return Err(bad("st needs a number of seconds")),
         },
         "sd" => match args.as_slice() {
             [d] => match d.parse::<i64>() {
-                Ok(d) if d >= 1 => XboardCommand::Sd(d.min(MAX_DEPTH as i64) as i32),
+                Ok(d) if (1..=MAX_DEPTH as i64).contains(&d) => XboardCommand::Sd(d as i32),
                 _ => return Err(bad(&format!("sd needs a depth from 1 to {MAX_DEPTH}"))),
             },
             _ => return Err(bad("sd needs a depth")),
@@ -1048,8 +1140,8 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
         "." => XboardCommand::Status,
         "draw" => XboardCommand::Draw,
         "hint" => XboardCommand::Hint,
-        "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(bad)?),
-        "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(bad)?),
+        "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(|e| bad(&e))?),
+        "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(|e| bad(&e))?),
         "egtpath" => {
             let (kind, path) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             if !kind.eq_ignore_ascii_case("syzygy") {
@@ -1088,16 +1180,16 @@ pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
 }
 
 /// The error of a bad `time`/`otim`.
-const NEEDS_CENTIS: &str = "needs a time in centiseconds";
+const NEEDS_CENTIS: &str = "needs a time in centiseconds, at most 100000000000 (about 31 years)";
 
 /// The one argument of `memory`/`cores`: a positive integer, values above `max` cut.
-fn positive(args: &[&str], max: i64) -> Result<i64, &'static str> {
+fn positive(args: &[&str], max: i64) -> Result<i64, String> {
     match args {
         [n] => match n.parse::<i64>() {
-            Ok(v) if v >= 1 => Ok(v.min(max)),
-            _ => Err("needs a positive integer"),
+            Ok(v) if (1..=max).contains(&v) => Ok(v),
+            _ => Err(format!("needs a positive integer, at most {max}")),
         },
-        _ => Err("needs one number"),
+        _ => Err("needs one number".to_string()),
     }
 }
 
@@ -1108,7 +1200,8 @@ fn centiseconds(args: &[&str]) -> Option<u64> {
         [t] => t
             .parse::<i64>()
             .ok()
-            .map(|cs| (cs.max(0) as u64).saturating_mul(10).min(MAX_GO_MS)),
+            .map(|cs| (cs.max(0) as u64).saturating_mul(10))
+            .filter(|&ms| ms <= MAX_GO_MS),
         _ => None,
     }
 }
@@ -1124,12 +1217,20 @@ fn parse_level(mps: &str, base: &str, inc: &str) -> Result<TimeControl, String> 
     })?;
     let base_ms = match base.split_once(':') {
         Some((m, s)) => match (m.parse::<u64>(), s.parse::<u64>()) {
-            (Ok(m), Ok(s)) if s < 60 => m.saturating_mul(60_000).saturating_add(s * 1000),
+            (Ok(m), Ok(s)) if s < 60 && m <= MAX_GO_MS / 60_000 => m * 60_000 + s * 1000,
             _ => return Err(format!("level: bad base time '{}'", shorten(base, 16))),
         },
         None => match base.parse::<f64>() {
-            Ok(m) if m.is_finite() && m >= 0.0 => (m * 60_000.0).min(MAX_GO_MS as f64) as u64,
-            _ => return Err(format!("level: bad base time '{}'", shorten(base, 16))),
+            Ok(m) if m.is_finite() && m >= 0.0 && m * 60_000.0 <= MAX_GO_MS as f64 => {
+                (m * 60_000.0) as u64
+            }
+            _ => {
+                return Err(format!(
+                    "level: bad base time '{}' (minutes, at most {})",
+                    shorten(base, 16),
+                    MAX_GO_MS / 60_000
+                ))
+            }
         },
     };
     let inc_ms =
@@ -1141,11 +1242,12 @@ fn parse_level(mps: &str, base: &str, inc: &str) -> Result<TimeControl, String> 
     })
 }
 
-/// Seconds (fractions allowed, not negative) as milliseconds, capped at [`MAX_GO_MS`].
+/// Seconds (fractions allowed, not negative, at most [`MAX_GO_MS`] / 1000) as milliseconds.
+/// A larger value is refused, as UCI refuses it (no silent clamp).
 fn parse_seconds(t: &str) -> Option<u64> {
     match t.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => {
-            Some((s * 1000.0).round().min(MAX_GO_MS as f64) as u64)
+        Ok(s) if s.is_finite() && s >= 0.0 && (s * 1000.0).round() <= MAX_GO_MS as f64 => {
+            Some((s * 1000.0).round() as u64)
         }
         _ => None,
     }
@@ -1188,7 +1290,9 @@ mod tests {
         assert!(parse_level("40", "-1", "0").is_err());
         assert!(parse_level("40", "5", "NaN").is_err());
         assert_eq!(parse_seconds("0.05"), Some(50));
-        assert_eq!(parse_seconds("1e300"), Some(MAX_GO_MS));
+        assert_eq!(parse_seconds("1e300"), None);
+        assert_eq!(parse_seconds("1e9"), Some(MAX_GO_MS));
+        assert_eq!(parse_seconds("1000000000.001"), None);
         assert_eq!(parse_seconds("-1"), None);
     }
 
@@ -1271,13 +1375,25 @@ mod tests {
         );
         assert_eq!(parse("st 0.5"), Ok(XboardCommand::St(500)));
         assert_eq!(parse("sd 7"), Ok(XboardCommand::Sd(7)));
-        assert_eq!(parse("sd 100000"), Ok(XboardCommand::Sd(MAX_DEPTH)));
+        assert!(parse("sd 100000").is_err());
+        assert_eq!(
+            parse(&format!("sd {MAX_DEPTH}")),
+            Ok(XboardCommand::Sd(MAX_DEPTH))
+        );
         assert_eq!(parse("time 12345"), Ok(XboardCommand::Time(123_450)));
         assert_eq!(parse("otim -40"), Ok(XboardCommand::Otim(0)));
+        // Beyond about 31 years a clock is an error (as `sd`, `memory` and UCI's `go`), not
+        // a silent clamp.
+        assert!(parse("time 99999999999999").is_err());
+        assert!(parse("time 100000000001").is_err());
         assert_eq!(
-            parse("time 99999999999999"),
+            parse("time 100000000000"),
             Ok(XboardCommand::Time(MAX_GO_MS))
         );
+        assert!(parse("st 1e308").is_err());
+        assert!(parse("level 40 1e300 0").is_err());
+        assert!(parse("level 40 99999999999:00 0").is_err());
+        assert!(parse("level 40 5 1e300").is_err());
         assert_eq!(parse("ping 17"), Ok(XboardCommand::Ping("17".into())));
         assert_eq!(parse("ping"), Ok(XboardCommand::Ping(String::new())));
         assert_eq!(parse("?"), Ok(XboardCommand::MoveNow));
@@ -1286,8 +1402,9 @@ mod tests {
         assert_eq!(parse("undo"), Ok(XboardCommand::Undo));
         assert_eq!(parse("remove"), Ok(XboardCommand::Remove));
         assert_eq!(parse("memory 64"), Ok(XboardCommand::Memory(64)));
+        assert!(parse("memory 99999999").is_err());
         assert_eq!(
-            parse("memory 99999999"),
+            parse(&format!("memory {MAX_HASH}")),
             Ok(XboardCommand::Memory(MAX_HASH))
         );
         assert_eq!(parse("cores 4"), Ok(XboardCommand::Cores(4)));
@@ -1345,17 +1462,33 @@ mod tests {
         bad("level 40 5:99 0", "level: bad base time '5:99'");
         bad("level 40 5 -1", "level: bad increment '-1'");
         bad("st", "st needs a number of seconds");
-        bad("st 0", "st needs a positive number of seconds");
-        bad("st inf", "st needs a positive number of seconds");
+        bad(
+            "st 0",
+            "st needs a positive number of seconds, at most 1000000000",
+        );
+        bad(
+            "st inf",
+            "st needs a positive number of seconds, at most 1000000000",
+        );
         bad("sd", "sd needs a depth");
         bad("sd 0", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
         bad("sd 1.5", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
-        bad("time", "needs a time in centiseconds");
-        bad("otim 1 2", "needs a time in centiseconds");
-        bad("time 9e9", "needs a time in centiseconds");
+        bad("time", NEEDS_CENTIS);
+        bad("otim 1 2", NEEDS_CENTIS);
+        bad("time 9e9", NEEDS_CENTIS);
         bad("memory", "needs one number");
-        bad("memory 0", "needs a positive integer");
-        bad("cores many", "needs a positive integer");
+        bad(
+            "memory 0",
+            &format!("needs a positive integer, at most {MAX_HASH}"),
+        );
+        bad(
+            "memory 16385",
+            &format!("needs a positive integer, at most {MAX_HASH}"),
+        );
+        bad(
+            "cores many",
+            &format!("needs a positive integer, at most {MAX_THREADS}"),
+        );
         // An unknown command is quoted alone; a move-like word with arguments is unknown.
         assert_eq!(
             parse("xyzzy 1 2"),
@@ -1375,7 +1508,10 @@ mod tests {
         let e = parse(&format!("level {long_word} 5 0")).unwrap_err();
         assert!(e.why.chars().count() < 80, "{}", e.why);
         let e = parse(&format!("st {long_word}")).unwrap_err();
-        assert_eq!(e.why, "st needs a positive number of seconds");
+        assert_eq!(
+            e.why,
+            "st needs a positive number of seconds, at most 1000000000"
+        );
         let many = format!("usermove{}", " e2e4".repeat(100_000));
         assert_eq!(parse(&many).unwrap_err().why, "usermove takes one move");
         for line in [

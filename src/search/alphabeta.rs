@@ -467,6 +467,7 @@ impl Searcher {
     /// Step 10b. Plays the move and searches it: the first move with the full window, the
     /// others with a null window, reduced first when late and quiet (LMR), then again at
     /// full depth and with the full window only as far as the score asks.
+    #[inline(always)]
     fn search_move(
         &mut self,
         pos: &mut Position,
@@ -478,6 +479,10 @@ impl Searcher {
     ) -> i32 {
         let ply = l.node.ply;
         self.stack[ply].cont_key = m.key;
+        if l.node.root {
+            // At the root no move is pruned: this is the move's number in the order.
+            self.report_current_move(m.mv, searched + 1, l.depth);
+        }
         let nodes_before = if l.node.root { self.nodes() } else { 0 };
         self.make_move(pos, m.mv);
         let gives_check = pos.in_check();

@@ -76,9 +76,17 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with a `hash_mib` MiB table and one thread.
+    ///
+    /// When the memory cannot be had the table has 1 MiB, and [`Engine::hash_mib`] says so
+    /// (a caller that must tell the user sizes it with [`Engine::set_hash`], which answers
+    /// with the reason).
     pub fn new(hash_mib: usize) -> Self {
+        let (tt, hash_mib) = match TranspositionTable::try_new(hash_mib) {
+            Ok(tt) => (tt, hash_mib.max(1)),
+            Err(_) => (TranspositionTable::new(1), 1),
+        };
         let mut engine = Self {
-            tt: Arc::new(TranspositionTable::new(hash_mib)),
+            tt: Arc::new(tt),
             options: SearchOptions::default(),
             control: Arc::new(Control::default()),
             threads: Vec::new(),
@@ -350,6 +358,7 @@ impl Engine {
             t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;
+            t.ponder_nodes = 0;
             t.limits = if i == 0 {
                 limits.clone()
             } else {

@@ -10,7 +10,9 @@ use crate::time::SearchProgress;
 
 use cozy_chess::Move;
 
-use super::report::{IterationReport, RootLine, SearchReport, SearchResult};
+use super::report::{
+    IterationReport, ReportSink, RootLine, ScoreBound, SearchReport, SearchResult,
+};
 use super::searcher::Searcher;
 use super::stats::SearchStats;
 
@@ -50,6 +52,7 @@ impl Searcher {
         }
         result.best_move = Some(self.root_moves[0]);
         self.stack.clear();
+        self.last_pv.clear();
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // MultiPV: line k searches the root moves that are not the best of lines 0..k. Only
         // the main thread does it; helpers search every move for the best one.
@@ -142,6 +145,7 @@ impl Searcher {
             result.depth = depth;
             result.seldepth = self.seldepth;
             result.pv = first.pv.clone();
+            self.last_pv.clone_from(&result.pv);
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
                 self.report_iteration(&result);
@@ -187,9 +191,11 @@ impl Searcher {
                 return score;
             }
             if score <= alpha {
+                self.report_bound(pos, depth, score, ScoreBound::Upper);
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-inf);
             } else if score >= beta {
+                self.report_bound(pos, depth, score, ScoreBound::Lower);
                 beta = (score + delta).min(inf);
             } else {
                 return score;
@@ -249,6 +255,56 @@ impl Searcher {
         self.time.soft_expired_after(progress)
     }
 
+    /// Whether progress reports go out now: on the main thread, with a sink, after
+    /// `progress_after_ms`.
+    fn progress_sink(&self) -> Option<&ReportSink> {
+        let sink = self.report.as_ref().filter(|_| self.is_main())?;
+        (self.time.elapsed_ms() >= self.options.progress_after_ms).then_some(sink)
+    }
+
+    /// Reports the root move about to be searched (UCI `currmove`), after the first second.
+    pub(crate) fn report_current_move(&self, mv: Move, number: usize, depth: i32) {
+        if let Some(report) = self.progress_sink() {
+            report(&SearchReport::CurrMove { depth, mv, number });
+        }
+    }
+
+    /// Reports a failed aspiration search of a single-line search (UCI `lowerbound` or
+    /// `upperbound`) with the root PV as it stands, after the first second.
+    fn report_bound(&self, pos: &Position, depth: i32, score: i32, bound: ScoreBound) {
+        if self.options.multipv > 1 {
+            return;
+        }
+        let Some(report) = self.progress_sink() else {
+            return;
+        };
+        // A fail high has a new PV; a fail low none, so the last iteration's is shown.
+        let mut pv = self.root_pv(pos);
+        if pv.is_empty() || bound == ScoreBound::Upper {
+            pv.clone_from(&self.last_pv);
+        }
+        if pv.is_empty() {
+            return;
+        }
+        let time_ms = self.time.elapsed_ms();
+        let nodes = self.total_nodes();
+        let score = self.shown_score(score);
+        report(&SearchReport::Iteration(IterationReport {
+            depth,
+            seldepth: self.seldepth.max(depth as usize),
+            score,
+            nodes,
+            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / time_ms.max(1),
+            ponder_nodes: self.ponder_nodes,
+            bound,
+            time_ms,
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tb_hits.load(Ordering::Relaxed),
+            pv: pv.clone(),
+            lines: vec![RootLine { score, pv }],
+        }));
+    }
+
     /// Sends the report of a completed iteration (with `MultiPV`, all its lines).
     pub(super) fn report_iteration(&self, r: &SearchResult) {
         let Some(report) = &self.report else {
@@ -269,7 +325,9 @@ impl Searcher {
             seldepth: r.seldepth.max(r.depth as usize),
             score: r.score,
             nodes,
-            nps: nodes * 1000 / time_ms.max(1),
+            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / time_ms.max(1),
+            ponder_nodes: self.ponder_nodes,
+            bound: ScoreBound::Exact,
             time_ms,
             hashfull: self.tt.hashfull(),
             tbhits: self.tb_hits.load(Ordering::Relaxed),

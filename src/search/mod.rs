@@ -27,7 +27,7 @@ pub mod why;
 pub use control::Control;
 pub use engine::Engine;
 pub use report::{
-    IterationReport, QuiesceResult, ReportSink, RootLine, SearchReport, SearchResult,
+    IterationReport, QuiesceResult, ReportSink, RootLine, ScoreBound, SearchReport, SearchResult,
 };
 pub use searcher::Searcher;
 pub use see::{see, see_ge};

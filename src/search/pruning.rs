@@ -128,6 +128,7 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 impl Searcher {
     /// Step 6. Reverse futility pruning: far above beta at low depth, a quiet move will not
     /// bring the score below it.
+    #[inline]
     pub(super) fn reverse_futility(
         &self,
         depth: i32,
@@ -203,6 +204,7 @@ impl Searcher {
     /// Step 10a. Shallow pruning of one move: `None` searches it; otherwise it is skipped,
     /// with what `lull why` notes when it is the watched line's move, and whether the picker
     /// drops the remaining quiet moves too (late move pruning).
+    #[inline(always)]
     pub(super) fn prune_move(
         &self,
         pos: &Position,
@@ -276,6 +278,7 @@ impl Searcher {
     /// Late move reductions: plies by which a late quiet move (not a check) is searched
     /// shallower first, from the table by depth and move number, less on the PV and for
     /// killers, more when not improving, less for a good history.
+    #[inline]
     pub(super) fn reduction(
         &self,
         l: &MoveLoop,

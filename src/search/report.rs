@@ -10,8 +10,22 @@ use serde::Serialize;
 use super::stats::SearchStats;
 use super::trace::QTrace;
 
-/// One completed iteration of the main thread: everything a front end prints about it (UCI
-/// `info` lines, XBoard thinking lines and status).
+/// What the score of a report is: exact (a completed iteration) or a bound (an aspiration
+/// search that failed high or low and is searched again).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The score of a completed iteration.
+    #[default]
+    Exact,
+    /// The search failed high: the score is at least this (UCI `lowerbound`).
+    Lower,
+    /// The search failed low: the score is at most this (UCI `upperbound`).
+    Upper,
+}
+
+/// One completed iteration of the main thread (or, with `bound` not `Exact`, a failed
+/// aspiration search of one): everything a front end prints about it (UCI `info` lines,
+/// XBoard thinking lines and status).
 #[derive(Clone, Debug)]
 pub struct IterationReport {
     /// Depth of the iteration.
@@ -23,8 +37,14 @@ pub struct IterationReport {
     pub score: i32,
     /// Nodes searched by all threads so far.
     pub nodes: u64,
-    /// Nodes per second so far.
+    /// Nodes per second so far: after a ponder hit, the nodes counted since the hit over the
+    /// time since the hit.
     pub nps: u64,
+    /// Nodes searched before the ponder hit (0 without one): `nodes` minus this is what the
+    /// time since the hit (`time_ms`) searched.
+    pub ponder_nodes: u64,
+    /// Exact, or the bound of a failed aspiration search.
+    pub bound: ScoreBound,
     /// Milliseconds since the search started.
     pub time_ms: u64,
     /// Transposition-table occupancy in permille.
@@ -41,8 +61,17 @@ pub struct IterationReport {
 /// What the main search thread reports while it runs.
 #[derive(Clone, Debug)]
 pub enum SearchReport {
-    /// An iteration completed.
+    /// An iteration completed, or (with a bound) an aspiration search failed.
     Iteration(IterationReport),
+    /// The root move being searched, sent after `SearchOptions::progress_after_ms`.
+    CurrMove {
+        /// Depth of the iteration.
+        depth: i32,
+        /// The move.
+        mv: Move,
+        /// Its number in the iteration's order, from 1.
+        number: usize,
+    },
     /// The root has no legal move (or none of the `searchmoves`): nothing is searched. The
     /// score is `-MATE` when the side to move is checkmated, 0 when stalemated.
     NoLegalMove {

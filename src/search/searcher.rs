@@ -51,6 +51,10 @@ pub struct Searcher {
     pub(super) root_moves: Vec<Move>,
     /// Pondering and no `ponderhit` seen yet.
     pub(super) ponder_pending: bool,
+    /// All threads' nodes when `ponderhit` was seen (0 without one).
+    pub(super) ponder_nodes: u64,
+    /// The PV of the last completed iteration (shown with a fail-low bound).
+    pub(super) last_pv: Vec<Move>,
     /// Best root move and score found so far in the current iteration.
     pub(super) root_best: Option<(Move, i32)>,
     /// Nodes spent on each root move in the current iteration (for the time manager).
@@ -103,6 +107,8 @@ impl Searcher {
             node_counters,
             root_moves: Vec::new(),
             ponder_pending: false,
+            ponder_nodes: 0,
+            last_pv: Vec::new(),
             root_best: None,
             root_nodes: Vec::new(),
             qnodes_at_start: 0,
@@ -209,6 +215,7 @@ impl Searcher {
                 if self.ponder_pending && !pondering {
                     // ponderhit: our clock runs from now.
                     self.ponder_pending = false;
+                    self.ponder_nodes = self.total_nodes();
                     self.time.restart();
                 }
                 let out_of_time = !pondering && self.time.hard_expired();

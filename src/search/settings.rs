@@ -119,6 +119,12 @@ pub struct SearchOptions {
     /// `TacticalMode`: analysis settings for tactics and mate problems (see
     /// [`SearchOptions::effective`]); off for play.
     pub tactical: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses; the search runs with `TacticalMode`'s settings
+    /// (either switch turns them on).
+    pub analyse_mode: bool,
+    /// Progress reports (`currmove`, aspiration fails as bounds) are sent only after this
+    /// many milliseconds of a search (`params::PROGRESS_REPORT_MS`; not a UCI option).
+    pub progress_after_ms: u64,
     /// After each failed aspiration search the window's half-width grows by 1 / this of
     /// itself (`params::ASPIRATION_GROWTH_DIVISOR`; set by `TacticalMode`, not a UCI option).
     pub aspiration_growth_divisor: i32,
@@ -146,7 +152,7 @@ impl SearchOptions {
     /// 30, 31), so this is an analysis mode, off for play; `lull solve --tactical` turns it on.
     pub fn effective(&self) -> SearchOptions {
         let mut o = self.clone();
-        if o.tactical {
+        if o.tactical || o.analyse_mode {
             o.pruning.reverse_futility = false;
             o.pruning.null_move_eval_reduction_max = o
                 .pruning
@@ -217,6 +223,8 @@ impl Default for SearchOptions {
             syzygy_50_move_rule: true,
             syzygy_probe_limit: 7,
             tactical: false,
+            analyse_mode: false,
+            progress_after_ms: params::PROGRESS_REPORT_MS,
             aspiration_growth_divisor: params::ASPIRATION_GROWTH_DIVISOR,
         }
     }

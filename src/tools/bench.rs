@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 
 use crate::bench::{run_bench, BENCH_DEPTH};
-use crate::search::Engine;
 use crate::tools::cli::{apply_engine_options, fail};
 
 /// Arguments of `lull bench`.
@@ -35,7 +34,8 @@ pub struct BenchArgs {
 /// JSON with `--json`), then the signature line again (first for `lull bench | head -1`,
 /// last for OpenBench). Exit code 2 for a bad `--option`.
 pub fn run(args: BenchArgs) -> ExitCode {
-    let mut engine = Engine::new(args.hash as usize);
+    // A hash that cannot be had is said (and the bench then searches with 1 MiB).
+    let mut engine = crate::tools::cli::quiet_engine(args.hash as usize);
     engine.set_threads(args.threads as usize);
     if let Err(e) = apply_engine_options(&mut engine, &args.options) {
         return fail(2, e);

@@ -2,7 +2,7 @@
 //! [`crate::book`].
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,6 +15,7 @@ use crate::book::pgn::PgnReader;
 use crate::book::{play_moves, polyglot_key, write_entries, Book, Probe};
 use crate::position::{move_to_uci, Position, STARTPOS_FEN};
 use crate::san::move_to_san;
+use crate::tools::atomic::{check_output, AtomicFile};
 use crate::tools::cli::{fail, position_from_words};
 use crate::tools::progress::progress_bar;
 
@@ -74,9 +75,15 @@ impl BuildArgs {
 }
 
 /// `lull book build`: reads the games, reports each unusable one on stderr (and goes on),
-/// writes the book and a summary. Exit code 1 when the PGN cannot be read or the book
-/// cannot be written, 0 otherwise (also for a book with no entry, which the summary says).
+/// writes the book (whole or not at all) and a summary. Exit code 1 when the output is the
+/// PGN itself or cannot be written, when the PGN cannot be read (a directory, a device), or when
+/// no entry is left (a book with no entry is not written: the old one stays), 0 otherwise.
 pub fn cmd_build(args: &BuildArgs) -> ExitCode {
+    if let Err(e) = check_output(&args.output, &[&args.pgn])
+        .and_then(|()| crate::lines::check_input_file(&args.pgn))
+    {
+        return fail(1, e);
+    }
     let file = match File::open(&args.pgn) {
         Ok(f) => f,
         Err(e) => return fail(1, format!("cannot read {}: {e}", args.pgn.display())),
@@ -112,13 +119,27 @@ pub fn cmd_build(args: &BuildArgs) -> ExitCode {
     }
     bar.finish_and_clear();
     let (entries, summary) = builder.finish();
-    let written = File::create(&args.output).and_then(|f| {
-        let mut out = BufWriter::new(f);
-        write_entries(&mut out, &entries)?;
-        out.flush()
+    if entries.is_empty() {
+        eprintln!(
+            "{}",
+            summary_text(&summary, &options, &args.pgn, &args.output)
+        );
+        return fail(
+            1,
+            format!(
+                "no book entry from {}: {} not written",
+                args.pgn.display(),
+                args.output.display()
+            ),
+        );
+    }
+    let written = AtomicFile::create(&args.output).and_then(|mut out| {
+        write_entries(&mut out, &entries)
+            .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+        out.commit()
     });
     if let Err(e) = written {
-        return fail(1, format!("cannot write {}: {e}", args.output.display()));
+        return fail(1, e);
     }
     eprintln!(
         "{}",

@@ -16,9 +16,16 @@ pub fn fail(code: u8, message: impl Display) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// A fresh engine with `hash_mib` MiB of hash that prints nothing while it searches.
+/// A fresh engine with `hash_mib` MiB of hash that prints nothing while it searches. When
+/// the memory cannot be had, a warning on standard error says so and the engine searches with
+/// 1 MiB (it never shrinks without a word).
 pub fn quiet_engine(hash_mib: usize) -> Engine {
-    let mut engine = Engine::new(hash_mib.max(1));
+    let mut engine = Engine::new(1);
+    if hash_mib > 1 {
+        if let Err(e) = engine.set_hash(hash_mib) {
+            eprintln!("warning: {e}: searching with a 1 MiB hash table");
+        }
+    }
     engine.set_report_sink(None);
     engine
 }

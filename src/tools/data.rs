@@ -8,10 +8,12 @@
 //! text when its first bytes are printable ASCII.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::lines::Lines;
+use crate::tools::atomic::{check_output, AtomicFile};
 use crate::tools::cli::{fail, warn_skipped};
 use crate::tools::datagen::Rng;
 use crate::tools::packed::{read_records, write_records, PackedRecord, BLACK_WIN, WHITE_WIN};
@@ -35,6 +37,12 @@ pub enum DataCommand {
     /// Merge data files (text or binary), shuffle them with a seed and split off a
     /// validation file (OUT.valid).
     Merge(MergeArgs),
+    /// Write data files (text, packed, OpenBench PGN, shards) into one game shard.
+    Import(crate::tools::shard::ImportArgs),
+    /// Write the positions of data files (shards, ...) as text lines or packed records.
+    Export(crate::tools::shard::ExportArgs),
+    /// List what data directories or files hold; damaged shards are named (exit code 1).
+    Status(crate::tools::shard::StatusArgs),
 }
 
 /// Arguments of `lull data convert`.
@@ -91,6 +99,9 @@ pub fn run(args: DataArgs) -> ExitCode {
     match args.command {
         DataCommand::Convert(args) => cmd_convert(&args),
         DataCommand::Merge(args) => cmd_merge(&args),
+        DataCommand::Import(args) => crate::tools::shard::cmd_import(&args),
+        DataCommand::Export(args) => crate::tools::shard::cmd_export(&args),
+        DataCommand::Status(args) => crate::tools::shard::cmd_status(&args),
     }
 }
 
@@ -167,7 +178,8 @@ fn refuse_compressed(path: &Path) -> Result<(), String> {
 
 /// Packs the text data lines read from `input` into `out`, calling `on_bytes` with the bytes
 /// read so far every 64 KiB or so. Returns the counts written and the malformed lines
-/// (`line N: why`, skipped); blank lines and `#` comments are ignored.
+/// (`line N: why`, skipped: also a line that is not UTF-8 or too long, see
+/// [`crate::lines`]); blank lines and `#` comments are ignored. Only an I/O error is an error.
 pub fn convert_text(
     input: impl BufRead,
     out: &mut impl Write,
@@ -177,14 +189,20 @@ pub fn convert_text(
     let mut errors = Vec::new();
     let mut read = 0u64;
     let mut reported = 0u64;
-    for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
-        read += line.len() as u64 + 1;
+    let mut lines = Lines::new(input);
+    while let Some((no, line)) = lines.next_line().map_err(|e| e.to_string())? {
+        read = lines.bytes_read();
         if read - reported >= 1 << 16 {
             on_bytes(read);
             reported = read;
         }
-        let line = line.trim();
+        let line = match &line {
+            Ok(text) => text.trim(),
+            Err(why) => {
+                errors.push(format!("line {no}: {why}"));
+                continue;
+            }
+        };
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -195,18 +213,29 @@ pub fn convert_text(
                     .map_err(|e| format!("cannot write: {e}"))?;
                 summary.add(&record);
             }
-            Err(e) => errors.push(format!("line {}: {e}", i + 1)),
+            Err(e) => errors.push(format!("line {no}: {e}")),
         }
     }
     on_bytes(read);
     Ok((summary, errors))
 }
 
-/// Reads a data file, text or binary, as records; malformed text lines are warned about on
+/// Reads a data file, text, binary or a game shard (its training positions), as records; malformed text lines are warned about on
 /// standard error and skipped, a corrupt binary record is an error.
 pub fn read_any(path: &Path) -> Result<Vec<PackedRecord>, String> {
+    crate::lines::check_input_file(path)?;
     refuse_compressed(path)?;
+    if crate::tools::shard::file_kind(path)? == crate::tools::shard::FileKind::Shard {
+        return crate::tools::shard::shard_records(path, Default::default());
+    }
     if is_binary(path)? {
+        // Records are read whole: only from a regular file (`/dev/zero` never ends).
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(format!(
+                "{} is not a regular file (binary records are read from files only)",
+                path.display()
+            ));
+        }
         return read_records(path);
     }
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
@@ -268,10 +297,9 @@ pub fn valid_path(output: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Writes records to a new file at `path`, with a progress bar.
+/// Writes records to `path` (whole or not at all), with a progress bar.
 fn write_file(path: &Path, records: &[PackedRecord]) -> Result<(), String> {
-    let file = File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut out = BufWriter::new(file);
+    let mut out = AtomicFile::create(path)?;
     let bar = progress_bar(records.len() as u64, "{pos}/{len} records");
     for chunk in records.chunks(1 << 16) {
         write_records(&mut out, chunk)
@@ -279,14 +307,20 @@ fn write_file(path: &Path, records: &[PackedRecord]) -> Result<(), String> {
         bar.inc(chunk.len() as u64);
     }
     bar.finish_and_clear();
-    out.flush()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    out.commit()
 }
 
-/// `lull data convert`: exit code 2 when the input cannot be read or the output created, 1
-/// when a write fails or no line was a position.
+/// `lull data convert`: exit code 2 when the input cannot be read or the output cannot be
+/// written there (the input itself, a directory that takes no file), 1 when a write fails or
+/// no line was a position. The output is written whole or not at all: on an error the old
+/// file stays.
 pub fn cmd_convert(args: &ConvertArgs) -> ExitCode {
-    if let Err(e) = refuse_compressed(&args.input) {
+    if let Err(e) = check_output(&args.output, &[&args.input]) {
+        return fail(2, e);
+    }
+    if let Err(e) =
+        crate::lines::check_input_file(&args.input).and_then(|()| refuse_compressed(&args.input))
+    {
         return fail(2, e);
     }
     let file = match File::open(&args.input) {
@@ -294,11 +328,10 @@ pub fn cmd_convert(args: &ConvertArgs) -> ExitCode {
         Err(e) => return fail(2, format!("cannot open {}: {e}", args.input.display())),
     };
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let out = match File::create(&args.output) {
+    let mut out = match AtomicFile::create(&args.output) {
         Ok(f) => f,
-        Err(e) => return fail(2, format!("cannot create {}: {e}", args.output.display())),
+        Err(e) => return fail(2, e),
     };
-    let mut out = BufWriter::new(out);
     let bar = progress_bar(size, "{bytes}/{total_bytes}");
     let outcome = convert_text(BufReader::new(file), &mut out, |n| bar.set_position(n));
     bar.finish_and_clear();
@@ -306,15 +339,19 @@ pub fn cmd_convert(args: &ConvertArgs) -> ExitCode {
         Ok(done) => done,
         Err(e) => return fail(1, format!("{}: {e}", args.input.display())),
     };
-    if let Err(e) = out.flush() {
-        return fail(1, format!("cannot write {}: {e}", args.output.display()));
-    }
     warn_skipped(&args.input.display(), &errors);
     if summary.positions == 0 {
         return fail(
             1,
-            format!("{}: no position in the file", args.input.display()),
+            format!(
+                "{}: no position in the file ({} left as it was)",
+                args.input.display(),
+                args.output.display()
+            ),
         );
+    }
+    if let Err(e) = out.commit() {
+        return fail(1, e);
     }
     println!("{} written to {}", summary.text(), args.output.display());
     if !errors.is_empty() {
@@ -326,6 +363,12 @@ pub fn cmd_convert(args: &ConvertArgs) -> ExitCode {
 /// `lull data merge`: exit code 2 when an input cannot be read (missing, truncated, corrupt)
 /// or an output created, 1 when a write fails or there is no record at all.
 pub fn cmd_merge(args: &MergeArgs) -> ExitCode {
+    let inputs: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+    for output in [args.output.clone(), valid_path(&args.output)] {
+        if let Err(e) = check_output(&output, &inputs) {
+            return fail(2, e);
+        }
+    }
     let mut shards = Vec::new();
     for path in &args.inputs {
         match read_any(path) {

@@ -15,21 +15,22 @@
 //! same for a seed whatever the number of threads. With `--format bin` the positions are
 //! written as the 32-byte records of [`crate::tools::packed`] instead, for `lull train`.
 
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use cozy_chess::Color;
+use cozy_chess::{Color, Move};
 
 use crate::epd::read_epd_file;
-use crate::params::MATE_BOUND;
 use crate::position::Position;
-use crate::search::Engine;
+use crate::search::{Engine, SearchReport};
+use crate::tablebase::Wdl;
 use crate::time::Limits;
 use crate::tools::cli::{apply_engine_options, fail, warn_skipped};
-use crate::tools::packed::PackedRecord;
+use crate::tools::gameformat::{Entry, SeqGame, ShardHeader, ShardWriter, TrainingFilter};
+use crate::tools::packed::{result_code, PackedRecord};
 use crate::tools::progress::progress_bar;
 
 /// Settings of a data-generation run.
@@ -54,6 +55,12 @@ pub struct DatagenConfig {
     pub max_plies: usize,
     /// `NAME=VALUE` engine options set on every engine (checked before the games start).
     pub options: Vec<String>,
+    /// Soft node limit: no new iteration is started past this many nodes (`nodes` stays the
+    /// hard cap). `None`: the search stops at `nodes` only.
+    pub soft_nodes: Option<u64>,
+    /// An opening whose first search scores beyond this (centipawns, either side) is drawn
+    /// again (up to [`OPENING_TRIES`] times); `None` keeps every opening.
+    pub opening_max_score: Option<i32>,
 }
 
 impl Default for DatagenConfig {
@@ -68,22 +75,30 @@ impl Default for DatagenConfig {
             hash_mib: 16,
             max_plies: 400,
             options: Vec::new(),
+            soft_nodes: None,
+            opening_max_score: Some(OPENING_MAX_SCORE),
         }
     }
 }
+
+/// The default of [`DatagenConfig::opening_max_score`]: openings beyond ±500 cp are drawn
+/// again, as Stormphrax does.
+pub const OPENING_MAX_SCORE: i32 = 500;
+/// Openings drawn at most per game before one beyond the score bound is kept.
+pub const OPENING_TRIES: usize = 10;
 
 /// Score adjudication (cutechess-cli style): a side loses when the score is at least this
 /// much against it for [`RESIGN_PLIES`] plies in a row (both engines agree).
 pub const RESIGN_SCORE: i32 = 1000;
 /// See [`RESIGN_SCORE`].
-pub const RESIGN_PLIES: usize = 6;
+pub const RESIGN_PLIES: usize = 4;
 /// A game is a draw when the score stays within this many centipawns of zero for
 /// [`DRAW_PLIES`] plies in a row after [`DRAW_MIN_PLY`].
 pub const DRAW_SCORE: i32 = 10;
 /// See [`DRAW_SCORE`].
 pub const DRAW_PLIES: usize = 8;
 /// See [`DRAW_SCORE`].
-pub const DRAW_MIN_PLY: usize = 80;
+pub const DRAW_MIN_PLY: usize = 70;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -104,6 +119,8 @@ pub enum Ending {
     DrawScore,
     /// The ply limit.
     MaxPlies,
+    /// Adjudicated by the Syzygy tables (`--option SyzygyPath=...`).
+    Tablebase,
 }
 
 /// One finished game.
@@ -115,32 +132,65 @@ pub struct GameRecord {
     pub ending: Ending,
     /// Plies played (random plies included).
     pub plies: usize,
-    /// The quiet positions: FEN, White-relative search score and the move played (UCI).
-    pub positions: Vec<(String, i32, String)>,
+    /// Every searched position, from the first after the random plies: the move played and
+    /// the search score (White's view).
+    pub game: SeqGame,
+    /// The game's ply at `game.start` (the random plies).
+    pub first_ply: usize,
+    /// Positions before this ply are not training positions (`skip_plies`).
+    pub skip_plies: usize,
 }
 
 impl GameRecord {
+    /// The training positions (quiet, past `skip_plies`: see the module header): FEN,
+    /// White-relative score and the move played (UCI).
+    pub fn positions(&self) -> Vec<(String, i32, String)> {
+        self.quiet(|pos, score, mv| (pos.fen(), score, pos.move_to_uci(mv)))
+    }
+
+    /// `f` of each training position.
+    fn quiet<T>(&self, mut f: impl FnMut(&Position, i32, Move) -> T) -> Vec<T> {
+        let filter = TrainingFilter::default();
+        let mut board = self.game.start.clone();
+        let mut out = Vec::new();
+        for (i, e) in self.game.entries.iter().enumerate() {
+            let Some(mv) = e.mv else { break };
+            if self.first_ply + i >= self.skip_plies && filter.keeps(&board, e) {
+                out.push(f(
+                    &Position::from_board(board.clone()),
+                    i32::from(e.score),
+                    mv,
+                ));
+            }
+            board.play_unchecked(mv);
+        }
+        out
+    }
+
+    /// Number of training positions.
+    pub fn training_positions(&self) -> usize {
+        self.quiet(|_, _, _| ()).len()
+    }
+
     /// The data lines of this game.
     pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
-        self.positions
-            .iter()
+        self.positions()
+            .into_iter()
             .map(|(fen, score, _)| format!("{fen} | {:.1} | {score}", self.result))
     }
 
-    /// The packed records of this game (a FEN that does not read back, which cannot happen
-    /// for positions the game played, is left out).
-    pub fn records(&self) -> impl Iterator<Item = PackedRecord> + '_ {
-        self.positions.iter().filter_map(|(fen, score, _)| {
-            let board = crate::position::parse_fen(fen).ok()?;
-            Some(PackedRecord::encode(&board, self.result, *score))
-        })
+    /// The packed records of this game's training positions.
+    pub fn records(&self) -> Vec<PackedRecord> {
+        self.quiet(|pos, score, _| PackedRecord::encode(pos.board(), self.result, score))
     }
 
-    /// Writes the positions of this game to `out` in `format`.
+    /// Writes the positions of this game to `out` in `format` (text or records; a shard is
+    /// written through [`ShardWriter`]).
     pub fn write(&self, out: &mut impl Write, format: DataFormat) -> io::Result<()> {
         match format {
             DataFormat::Text => self.lines().try_for_each(|line| writeln!(out, "{line}")),
-            DataFormat::Bin => self.records().try_for_each(|r| out.write_all(&r.0)),
+            DataFormat::Bin => self.records().iter().try_for_each(|r| out.write_all(&r.0)),
+            DataFormat::Games => out.write_all(&self.game.to_bytes()),
         }
     }
 }
@@ -153,6 +203,9 @@ pub enum DataFormat {
     Text,
     /// 32-byte packed records ([`crate::tools::packed`], for `lull train`).
     Bin,
+    /// A game shard ([`crate::tools::gameformat`]): every searched position with its move and
+    /// score, about 4 bytes a position; the trainer filters when it reads.
+    Games,
 }
 
 /// Totals of a run.
@@ -162,8 +215,10 @@ pub struct DatagenSummary {
     pub games: usize,
     /// White wins, draws, Black wins.
     pub results: [usize; 3],
-    /// Positions written.
+    /// Training positions (quiet, past the skipped plies).
     pub positions: usize,
+    /// Positions searched and stored in a shard (every one of the games).
+    pub stored: usize,
     /// Plies played.
     pub plies: usize,
     /// Games per ending.
@@ -182,7 +237,8 @@ impl DatagenSummary {
             2
         };
         self.results[i] += 1;
-        self.positions += game.positions.len();
+        self.positions += game.training_positions();
+        self.stored += game.game.entries.len();
         self.plies += game.plies;
         *self
             .endings
@@ -198,13 +254,14 @@ impl DatagenSummary {
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         format!(
-            "{} games (+{} ={} -{} for White), {} plies, {} positions written\nendings: {}",
+            "{} games (+{} ={} -{} for White), {} plies, {} training positions ({} searched)\nendings: {}",
             self.games,
             self.results[0],
             self.results[1],
             self.results[2],
             self.plies,
             self.positions,
+            self.stored,
             endings.join(", ")
         )
     }
@@ -256,21 +313,50 @@ pub fn random_opening(start: &Position, plies: usize, rng: &mut Rng) -> Position
     pos
 }
 
-/// Plays one game from `start` (after `config.random_plies` random moves, drawn by `rng`)
-/// with `engine` for both sides.
+/// Plays one game from `start` (after `config.random_plies` or one more random moves, drawn
+/// by `rng`) with `engine` for both sides. An opening whose first search scores beyond
+/// `config.opening_max_score` is drawn again. The table is cleared once per game and kept
+/// across its moves.
 pub fn play_game(
     engine: &mut Engine,
     start: &Position,
     config: &DatagenConfig,
     rng: &mut Rng,
 ) -> GameRecord {
-    engine.clear();
-    // 1. Random plies.
-    let mut pos = random_opening(start, config.random_plies, rng);
-    let mut plies = config.random_plies;
-    let mut positions = Vec::new();
-    let mut scores: Vec<i32> = Vec::new();
     let limits = Limits::nodes(config.nodes);
+    let mut tries = 0;
+    loop {
+        engine.clear();
+        // 1. Random plies: `random_plies` or one more, so that either side may move first.
+        let random = if config.random_plies > 0 {
+            config.random_plies + rng.below(2)
+        } else {
+            0
+        };
+        let pos = random_opening(start, random, rng);
+        tries += 1;
+        let bound = config.opening_max_score.filter(|_| tries < OPENING_TRIES);
+        if let Some(game) = play_from(engine, pos, random, config, &limits, bound) {
+            return game;
+        }
+    }
+}
+
+/// The game from `pos` (after `random` random plies); `None` when the first search scores
+/// beyond `bound`.
+fn play_from(
+    engine: &mut Engine,
+    mut pos: Position,
+    random: usize,
+    config: &DatagenConfig,
+    limits: &Limits,
+    bound: Option<i32>,
+) -> Option<GameRecord> {
+    let mut plies = random;
+    let start = pos.board().clone();
+    pos.reserve_plies(config.max_plies.saturating_sub(plies) + 1);
+    let mut entries: Vec<Entry> = Vec::with_capacity(config.max_plies.saturating_sub(plies));
+    let tb_adjudication = engine.tablebases().max_pieces() > 0;
     // 2. The engines play until the rules or the adjudication end the game.
     let (result, ending) = loop {
         let moves = pos.legal_moves();
@@ -293,46 +379,69 @@ pub fn play_game(
         if plies >= config.max_plies {
             break (0.5, Ending::MaxPlies);
         }
-        let found = engine.search(&pos, &limits, &[]);
+        if tb_adjudication && !entries.is_empty() {
+            if let Some(wdl) = engine.tablebases().probe_wdl(pos.board()) {
+                let stm = match wdl {
+                    Wdl::Win => 1.0,
+                    Wdl::Loss => 0.0,
+                    _ => 0.5,
+                };
+                break (
+                    if white_to_move { stm } else { 1.0 - stm },
+                    Ending::Tablebase,
+                );
+            }
+        }
+        let found = engine.search(&pos, limits, &[]);
+        if entries.is_empty() && bound.is_some_and(|b| found.score.abs() > b) {
+            return None;
+        }
         let mv = found.best_move.unwrap_or(moves[0]);
         let white_score = if white_to_move {
             found.score
         } else {
             -found.score
         };
-        // 3. A training position if quiet.
-        let quiet = !pos.in_check()
-            && !pos.is_capture(mv)
-            && mv.promotion.is_none()
-            && found.score.abs() < MATE_BOUND;
-        if quiet && plies >= config.skip_plies {
-            positions.push((pos.fen(), white_score, pos.move_to_uci(mv)));
-        }
+        // 3. Every searched position is kept; the training filter is applied when written.
+        entries.push(Entry {
+            mv: Some(mv),
+            score: white_score.clamp(-i16::MAX as i32, i16::MAX as i32) as i16,
+            marked: false,
+        });
         // 4. Adjudication on the last scores.
-        scores.push(white_score);
-        if let Some(last) = scores.len().checked_sub(RESIGN_PLIES).map(|i| &scores[i..]) {
-            if last.iter().all(|&s| s >= RESIGN_SCORE) {
+        if let Some(last) = entries
+            .len()
+            .checked_sub(RESIGN_PLIES)
+            .map(|i| &entries[i..])
+        {
+            if last.iter().all(|e| i32::from(e.score) >= RESIGN_SCORE) {
                 break (1.0, Ending::Resign);
             }
-            if last.iter().all(|&s| s <= -RESIGN_SCORE) {
+            if last.iter().all(|e| i32::from(e.score) <= -RESIGN_SCORE) {
                 break (0.0, Ending::Resign);
             }
         }
-        if plies >= DRAW_MIN_PLY && scores.len() >= DRAW_PLIES {
-            let last = &scores[scores.len() - DRAW_PLIES..];
-            if last.iter().all(|&s| s.abs() <= DRAW_SCORE) {
+        if plies >= DRAW_MIN_PLY && entries.len() >= DRAW_PLIES {
+            let last = &entries[entries.len() - DRAW_PLIES..];
+            if last.iter().all(|e| i32::from(e.score).abs() <= DRAW_SCORE) {
                 break (0.5, Ending::DrawScore);
             }
         }
         pos.play(mv);
         plies += 1;
     };
-    GameRecord {
+    Some(GameRecord {
         result,
         ending,
         plies,
-        positions,
-    }
+        game: SeqGame {
+            start,
+            result: result_code(result),
+            entries,
+        },
+        first_ply: random,
+        skip_plies: config.skip_plies,
+    })
 }
 
 /// Plays `config.games` games from `starts` (one drawn at random per game; the start position
@@ -347,12 +456,43 @@ pub fn datagen(
     datagen_as(config, starts, out, DataFormat::Text, on_game)
 }
 
-/// As [`datagen`], writing the positions in `format`.
+/// As [`datagen`], writing the positions in `format` (for [`DataFormat::Games`], the game
+/// blocks without a shard header: [`datagen_with`] and a [`ShardWriter`] write a shard).
 pub fn datagen_as(
     config: &DatagenConfig,
     starts: &[Position],
     out: &mut impl Write,
     format: DataFormat,
+    on_game: impl FnMut(&GameRecord, &DatagenSummary),
+) -> io::Result<DatagenSummary> {
+    let summary = datagen_with(config, starts, |record| record.write(out, format), on_game)?;
+    out.flush()?;
+    Ok(summary)
+}
+
+/// Sets the soft node limit on `engine`: after an iteration that ends past `soft` nodes, the
+/// search stops (it reports each iteration, and the stop flag is read right after).
+pub fn set_soft_nodes(engine: &mut Engine, soft: Option<u64>) {
+    let Some(soft) = soft else {
+        engine.set_report_sink(None);
+        return;
+    };
+    let control = engine.control();
+    engine.set_report_sink(Some(std::sync::Arc::new(move |report: &SearchReport| {
+        if let SearchReport::Iteration(it) = report {
+            if it.nodes >= soft {
+                control.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    })));
+}
+
+/// Plays the games as [`datagen`] does and hands each finished one, in game order, to
+/// `write`; a write error stops the run and is returned.
+pub fn datagen_with(
+    config: &DatagenConfig,
+    starts: &[Position],
+    mut write: impl FnMut(&GameRecord) -> io::Result<()>,
     mut on_game: impl FnMut(&GameRecord, &DatagenSummary),
 ) -> io::Result<DatagenSummary> {
     let default_start = [Position::startpos()];
@@ -373,6 +513,7 @@ pub fn datagen_as(
                 let mut engine = Engine::new(config.hash_mib.max(1));
                 // Checked by the caller (`run`); a failure here plays with the defaults.
                 let _ = apply_engine_options(&mut engine, &config.options);
+                set_soft_nodes(&mut engine, config.soft_nodes);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= config.games {
@@ -397,7 +538,7 @@ pub fn datagen_as(
             while let Some(record) = pending.remove(&expected) {
                 expected += 1;
                 if failure.is_none() {
-                    if let Err(e) = record.write(out, format) {
+                    if let Err(e) = write(&record) {
                         failure = Some(e);
                         // Stop the workers at their next game.
                         next.store(config.games, Ordering::Relaxed);
@@ -409,7 +550,7 @@ pub fn datagen_as(
         }
         match failure {
             Some(e) => Err(e),
-            None => out.flush(),
+            None => Ok(()),
         }
     })?;
     Ok(summary)
@@ -445,14 +586,55 @@ pub struct DatagenArgs {
     /// Hash per engine, in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
-    /// Output format: text lines (for `lull tune`) or 32-byte packed records (for `lull
-    /// train`).
+    /// Output format: text lines (for `lull tune`), 32-byte packed records or a game shard
+    /// (both for `lull train`; a shard keeps every searched position in about 4 bytes).
     #[arg(long, value_enum, default_value_t = DataFormat::Text)]
     pub format: DataFormat,
+    /// Soft node limit: no new iteration past this many nodes (--nodes stays the hard cap).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub soft_nodes: Option<u64>,
+    /// Openings whose first search scores beyond this many centipawns are drawn again
+    /// (0: keep every opening).
+    #[arg(long, default_value_t = OPENING_MAX_SCORE as u32)]
+    pub opening_max_score: u32,
     /// A UCI option for every engine, e.g. --option EvalFile=nets/lull-2.nnue --option
     /// "Use NNUE=true" to play the next generation's games with a network (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+}
+
+/// Plays the games into a shard on `file`: each game is written and flushed as it finishes (a
+/// run that is stopped leaves the games written so far, a valid shard), and the header gets
+/// its final counts at the end.
+pub fn write_shard(
+    config: &DatagenConfig,
+    starts: &[Position],
+    out: impl Write + Seek,
+    on_game: impl FnMut(&GameRecord, &DatagenSummary),
+) -> io::Result<DatagenSummary> {
+    let mut header = ShardHeader::new("datagen");
+    header.seed = config.seed;
+    header.nodes = config.nodes;
+    let mut engine = Engine::new(1);
+    // Checked by the caller.
+    let _ = apply_engine_options(&mut engine, &config.options);
+    if engine.use_nnue() {
+        header.net_hash = engine
+            .network()
+            .map_or(0, |n| crate::tools::gameformat::fnv1a(&n.to_bytes()));
+    }
+    let mut writer = ShardWriter::new(out, header)?;
+    let summary = datagen_with(
+        config,
+        starts,
+        |record| {
+            writer.write_game(&record.game)?;
+            writer.flush()
+        },
+        on_game,
+    )?;
+    writer.finish()?;
+    Ok(summary)
 }
 
 /// `lull datagen`: plays the games with a progress bar, writes the positions and prints the
@@ -484,6 +666,8 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         skip_plies: args.skip_plies as usize,
         hash_mib: args.hash as usize,
         options: args.options.clone(),
+        soft_nodes: args.soft_nodes,
+        opening_max_score: (args.opening_max_score > 0).then_some(args.opening_max_score as i32),
         ..DatagenConfig::default()
     };
     // The options on a trial engine first: a typo or an unreadable network ends the run
@@ -491,9 +675,18 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     if let Err(e) = apply_engine_options(&mut Engine::new(1), &config.options) {
         return fail(2, e);
     }
-    let file = match std::fs::File::create(&args.output) {
+    // The hash of one worker, tried once: a size that cannot be had is said, not shrunk
+    // without a word in every worker.
+    if let Err(e) = Engine::new(1).set_hash(config.hash_mib) {
+        eprintln!("warning: {e}: each game is played with a smaller hash table");
+    }
+    let inputs: Vec<&std::path::Path> = args.book.iter().map(|p| p.as_path()).collect();
+    if let Err(e) = crate::tools::atomic::check_output(&args.output, &inputs) {
+        return fail(2, e);
+    }
+    let mut out = match crate::tools::atomic::AtomicFile::create(&args.output) {
         Ok(f) => f,
-        Err(e) => return fail(2, format!("cannot create {}: {e}", args.output.display())),
+        Err(e) => return fail(2, e),
     };
     eprintln!(
         "datagen: {} games, {} nodes/move, {} thread(s), {} start position(s), {} random plies, seed {}{}",
@@ -511,28 +704,36 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     );
     // 2. Play, with a progress bar.
     let bar = progress_bar(args.games, "{pos}/{len} games");
-    let mut out = std::io::BufWriter::new(file);
-    let outcome = datagen_as(&config, &starts, &mut out, args.format, |_, summary| {
+    let on_game = |_: &GameRecord, summary: &DatagenSummary| {
         bar.set_message(format!(
             "+{} ={} -{}, {} positions",
             summary.results[0], summary.results[1], summary.results[2], summary.positions
         ));
         bar.inc(1);
-    });
+    };
+    let outcome = if args.format == DataFormat::Games {
+        write_shard(&config, &starts, &mut out, on_game)
+    } else {
+        datagen_as(&config, &starts, &mut out, args.format, on_game)
+    };
     bar.finish_and_clear();
+    let outcome = outcome
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))
+        .and_then(|summary| out.commit().map(|()| summary));
     match outcome {
         Ok(summary) => {
             println!("{}", summary.text());
             println!("written to {}", args.output.display());
             ExitCode::SUCCESS
         }
-        Err(e) => fail(1, format!("cannot write {}: {e}", args.output.display())),
+        Err(e) => fail(1, e),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::MATE_BOUND;
 
     /// Parses a data line into its three fields (the tuner's reading is tested in its module).
     fn fields(line: &str) -> (String, f32, i32) {
@@ -556,7 +757,7 @@ mod tests {
             skip_plies: 6,
             hash_mib: 1,
             max_plies: 120,
-            options: Vec::new(),
+            ..DatagenConfig::default()
         };
         let mut out = Vec::new();
         let mut calls = 0;
@@ -596,6 +797,82 @@ mod tests {
     }
 
     #[test]
+    fn a_datagen_shard_holds_every_searched_position_and_the_same_training_positions() {
+        let config = DatagenConfig {
+            games: 3,
+            nodes: 300,
+            seed: 5,
+            random_plies: 6,
+            skip_plies: 6,
+            hash_mib: 1,
+            max_plies: 100,
+            ..DatagenConfig::default()
+        };
+        let mut text = Vec::new();
+        let summary = datagen(&config, &[], &mut text, |_, _| {}).unwrap();
+        let path = std::env::temp_dir().join(format!("lull-datagen-{}.games", std::process::id()));
+        let file = std::fs::File::create(&path).unwrap();
+        let again = write_shard(&config, &[], file, |_, _| {}).unwrap();
+        let shard = crate::tools::gameformat::read_shard(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(shard.problems().is_empty(), "{:?}", shard.problems());
+        let h = &shard.header;
+        assert!(h.complete);
+        assert_eq!((h.seed, h.nodes, h.source.as_str()), (5, 300, "datagen"));
+        assert_eq!(h.games, 3);
+        assert_eq!(h.positions as usize, again.stored);
+        assert_eq!(shard.positions(), summary.stored);
+        // Every position has a score and a move; the plies searched are all there.
+        let plies: usize = shard.games.iter().map(|g| g.entries.len()).sum();
+        assert!(plies > summary.positions);
+        assert!(shard
+            .games
+            .iter()
+            .flat_map(|g| &g.entries)
+            .all(|e| e.mv.is_some() && e.score != crate::tools::gameformat::NO_SCORE));
+        // The trainer's filter gives back the text lines of the same seed.
+        let lines: Vec<String> = shard
+            .games
+            .iter()
+            .flat_map(|g| g.records(TrainingFilter::default()).unwrap())
+            .map(|r| {
+                let (board, result, score) = r.decode().unwrap();
+                format!(
+                    "{} | {result:.1} | {score}",
+                    crate::position::board_fen(&board)
+                )
+            })
+            .collect();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(lines, text.lines().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_soft_node_limit_ends_the_search_after_the_iteration_that_passes_it() {
+        let pos = Position::startpos();
+        let mut engine = Engine::new(1);
+        set_soft_nodes(&mut engine, Some(3000));
+        let r = engine.search(&pos, &Limits::nodes(50_000_000), &[]);
+        assert!(r.nodes >= 3000 && r.nodes < 1_000_000, "{}", r.nodes);
+        // The iteration before the last ended below the soft limit.
+        let mut fresh = Engine::new(1);
+        let before = fresh.search(&pos, &Limits::depth(r.depth - 1), &[]);
+        assert!(
+            before.nodes < 3000,
+            "{} at depth {}",
+            before.nodes,
+            r.depth - 1
+        );
+        let last = Engine::new(1).search(&pos, &Limits::depth(r.depth), &[]);
+        assert_eq!((last.nodes, last.best_move), (r.nodes, r.best_move));
+        // Off again: the hard limit alone.
+        set_soft_nodes(&mut engine, None);
+        engine.clear();
+        let hard = engine.search(&pos, &Limits::nodes(3000), &[]);
+        assert!(hard.nodes >= 3000 && hard.nodes <= 4096, "{}", hard.nodes);
+    }
+
+    #[test]
     fn games_from_a_chess960_book_are_read_back_by_the_tuner() {
         // Rooks on b and g: `KQkq` must name them, or the tuner would refuse every line.
         let start =
@@ -613,7 +890,7 @@ mod tests {
         let lines: Vec<String> = game.lines().collect();
         assert!(!lines.is_empty());
         let mut with_rights = 0;
-        for (line, (fen, _, _)) in lines.iter().zip(&game.positions) {
+        for (line, (fen, _, _)) in lines.iter().zip(&game.positions()) {
             let (board, _, _) = crate::tools::tune::parse_line(line).expect(line);
             assert_eq!(&board, Position::from_fen(fen).unwrap().board(), "{line}");
             with_rights += usize::from(board.castle_rights(Color::White).short.is_some());
@@ -641,8 +918,8 @@ mod tests {
         let mut engine = Engine::new(1);
         let game = play_game(&mut engine, &start, &config, &mut Rng::new(3));
         assert!(game.plies <= 60);
-        assert!(!game.positions.is_empty());
-        for (fen, score, mv) in &game.positions {
+        assert!(!game.positions().is_empty());
+        for (fen, score, mv) in &game.positions() {
             let pos = Position::from_fen(fen).unwrap();
             let b = pos.board();
             let black = usize::from(b.side_to_move() == Color::Black);

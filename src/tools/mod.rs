@@ -16,22 +16,27 @@
 //! This module also holds what the tools share: the two ways of writing a score, word
 //! wrapping, and (in [`cli`] and [`progress`]) the command-line helpers.
 
+pub mod atomic;
 pub mod bench;
 pub mod book;
 pub mod cli;
 pub mod data;
 pub mod datagen;
 pub mod explore;
+pub mod gameformat;
 pub mod genfens;
 pub mod horizon;
+pub mod obpgn;
 pub mod packed;
 pub mod perft;
 pub mod progress;
 pub mod qtree;
 pub mod report;
+pub mod shard;
 pub mod solve;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 pub mod why;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND};

@@ -13,7 +13,7 @@
 //! same seed.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -27,6 +27,7 @@ use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::san::{line_to_san, move_to_san};
 use crate::search::{Engine, SearchResult, SearchStats};
 use crate::time::Limits;
+use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::{check_engine_options, fail, quiet_engine};
 use crate::tools::datagen::Rng;
 use crate::tools::progress::progress_bar;
@@ -855,6 +856,12 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(options) => options,
         Err(e) => return fail(2, e),
     };
+    if let Some(path) = &args.json {
+        let inputs: Vec<&Path> = args.epd.iter().map(PathBuf::as_path).collect();
+        if let Err(e) = check_output(path, &inputs) {
+            return fail(2, e);
+        }
+    }
     let (source, records, skipped) = match read_suite(&args.epd, args.sample, args.seed) {
         Ok(suite) => suite,
         Err(e) => return fail(2, e),
@@ -941,9 +948,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         };
         let written = serde_json::to_string_pretty(&doc)
             .map_err(|e| e.to_string())
-            .and_then(|text| std::fs::write(path, text + "\n").map_err(|e| e.to_string()));
+            .and_then(|text| write_atomic(path, (text + "\n").as_bytes()));
         if let Err(e) = written {
-            return fail(1, format!("cannot write {}: {e}", path.display()));
+            return fail(1, e);
         }
     }
     ExitCode::SUCCESS

@@ -18,13 +18,14 @@
 //! deterministic for a seed and a thread count.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use cozy_chess::Color;
 
+use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::fail;
 use crate::tools::data::{read_any, shuffle};
 use crate::tools::datagen::Rng;
@@ -687,8 +688,9 @@ pub struct TrainArgs {
     /// Validation data (e.g. the `.valid` file of `lull data merge`).
     #[arg(long, value_name = "FILE")]
     pub valid: Option<PathBuf>,
-    /// Neurons per accumulator (N) [default: 128, or the checkpoint's].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Neurons per accumulator (N), a multiple of 16 from 16 to 1024 (the sizes the engine
+    /// loads) [default: 128, or the checkpoint's].
+    #[arg(long, value_parser = parse_hidden)]
     pub hidden: Option<u32>,
     /// Epochs in all (a resumed run goes on up to this epoch).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=100000))]
@@ -737,6 +739,15 @@ pub struct TrainArgs {
     pub resume: Option<PathBuf>,
 }
 
+/// A hidden size the engine loads (see [`crate::nnue::check_hidden`]).
+fn parse_hidden(text: &str) -> Result<u32, String> {
+    let n: u32 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    crate::nnue::check_hidden(n as usize)?;
+    Ok(n)
+}
+
 /// A number > 0.
 fn positive(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
@@ -751,22 +762,6 @@ fn unit(text: &str) -> Result<f32, String> {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
         _ => Err(format!("'{text}' is not a number in [0, 1]")),
     }
-}
-
-/// Writes `bytes` to `path` (whole, through a temporary name so that a reader never sees half
-/// a file).
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut out = BufWriter::new(
-        File::create(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?,
-    );
-    out.write_all(bytes)
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    drop(out);
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `lull train`: exit code 2 for unreadable data, checkpoint or a bad argument, 1 when a
@@ -792,13 +787,36 @@ pub fn run(args: TrainArgs) -> ExitCode {
         threads,
         seed: args.seed,
     };
+    // 0. The output before any work: never one of the inputs, in a directory that takes it.
+    let inputs: Vec<&Path> = [Some(&args.data), args.valid.as_ref(), args.resume.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+    if let Err(e) = check_output(&args.output, &inputs) {
+        return fail(2, e);
+    }
     // 1. The trainer: fresh or from a checkpoint.
     let mut trainer = match &args.resume {
         Some(path) => {
+            if let Err(e) = crate::lines::check_input_file(path) {
+                return fail(2, e);
+            }
+            // No checkpoint is larger than one of the largest network the engine loads.
+            let limit = 28 + 12 * Network::param_count(crate::nnue::MAX_HIDDEN) as u64;
             let mut bytes = Vec::new();
-            let read = File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
+            let read = File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
             if let Err(e) = read {
                 return fail(2, format!("cannot read {}: {e}", path.display()));
+            }
+            if bytes.len() as u64 > limit {
+                return fail(
+                    2,
+                    format!(
+                        "{}: not a Lull training checkpoint (too large)",
+                        path.display()
+                    ),
+                );
             }
             match Trainer::from_checkpoint_bytes(&bytes) {
                 Ok(t) => t,
@@ -808,6 +826,9 @@ pub fn run(args: TrainArgs) -> ExitCode {
         None => Trainer::new(args.hidden.unwrap_or(128) as usize, args.seed),
     };
     let hidden = trainer.net.hidden;
+    if let Err(e) = crate::nnue::check_hidden(hidden) {
+        return fail(2, format!("the checkpoint's network: {e}"));
+    }
     if args.hidden.is_some_and(|n| n as usize != hidden) {
         return fail(
             2,
@@ -833,6 +854,9 @@ pub fn run(args: TrainArgs) -> ExitCode {
     if let Some(dir) = &args.checkpoint_dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
             return fail(2, format!("cannot create {}: {e}", dir.display()));
+        }
+        if let Err(e) = check_output(&dir.join(format!("lull-{hidden}-1.ckpt")), &inputs) {
+            return fail(2, e);
         }
     }
     eprintln!(
@@ -883,14 +907,14 @@ pub fn run(args: TrainArgs) -> ExitCode {
                 ("ckpt", trainer.checkpoint_bytes()),
                 ("nnue", trainer.net.nnue_bytes()),
             ] {
-                if let Err(e) = write_file(&stem.with_extension(ext), &bytes) {
+                if let Err(e) = write_atomic(&stem.with_extension(ext), &bytes) {
                     return fail(1, e);
                 }
             }
         }
     }
     // 4. The network.
-    if let Err(e) = write_file(&args.output, &trainer.net.nnue_bytes()) {
+    if let Err(e) = write_atomic(&args.output, &trainer.net.nnue_bytes()) {
         return fail(1, e);
     }
     println!("network written to {}", args.output.display());

@@ -14,6 +14,7 @@ use cozy_chess::{Board, Color};
 
 use crate::eval::layout::{render_weights, TEMPO, WEIGHTS};
 use crate::eval::{EvalTrace, PHASE_TOTAL, S};
+use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::{fail, warn_skipped};
 
 /// Settings of a tuning run.
@@ -137,6 +138,20 @@ pub fn parse_line(line: &str) -> Result<(Board, f32, i32), String> {
         None => 0,
     };
     Ok((board, result, score))
+}
+
+/// The text of a data file as the tuner reads it: a line that is not UTF-8 becomes a line
+/// that is malformed (`line N: …`), as `lull data convert` counts it, instead of a line whose
+/// bad bytes read as U+FFFD (which could still parse as a position, or pass as a comment).
+pub fn data_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes
+            .split(|&b| b == b'\n')
+            .map(|line| std::str::from_utf8(line).unwrap_or("not UTF-8 text"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 /// Traces the data lines of `text` (at most `limit` positions). Malformed lines are returned
@@ -497,6 +512,11 @@ pub fn run(args: TuneArgs) -> ExitCode {
     if let Err(e) = args.check() {
         return fail(2, e);
     }
+    if let Some(path) = &args.output {
+        if let Err(e) = check_output(path, &[&args.data]) {
+            return fail(2, e);
+        }
+    }
     // 1. The data, traced once; malformed lines are reported and skipped.
     let start = Instant::now();
     let mut entries = match read_data(&args) {
@@ -573,8 +593,8 @@ pub fn run(args: TuneArgs) -> ExitCode {
     match &args.output {
         None => print!("{source}"),
         Some(path) => {
-            if let Err(e) = std::fs::write(path, source) {
-                return fail(1, format!("cannot write {}: {e}", path.display()));
+            if let Err(e) = write_atomic(path, source.as_bytes()) {
+                return fail(1, e);
             }
             eprintln!("written to {}", path.display());
         }
@@ -585,8 +605,11 @@ pub fn run(args: TuneArgs) -> ExitCode {
 /// Reads and traces the data file of `lull tune` (each position first resolved with
 /// `--resolve`), reporting the malformed lines; the exit code when there is nothing to fit.
 fn read_data(args: &TuneArgs) -> Result<Vec<Entry>, ExitCode> {
+    if let Err(e) = crate::lines::check_input_file(&args.data) {
+        return Err(fail(2, e));
+    }
     let text = match std::fs::read(&args.data) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Ok(bytes) => data_text(&bytes),
         Err(e) => return Err(fail(2, format!("cannot read {}: {e}", args.data.display()))),
     };
     let (entries, errors) = if args.resolve {
@@ -826,11 +849,22 @@ mod tests {
         // it, is read back to the same board with its castling rights.
         let start = "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1";
         let pos = crate::position::Position::from_fen(start).unwrap();
+        let mv = pos.parse_uci_move("a1b3").unwrap();
         let line = crate::tools::datagen::GameRecord {
             result: 0.5,
             ending: crate::tools::datagen::Ending::MaxPlies,
             plies: 0,
-            positions: vec![(pos.fen(), 7, "b1c3".to_string())],
+            game: crate::tools::gameformat::SeqGame {
+                start: pos.board().clone(),
+                result: 1,
+                entries: vec![crate::tools::gameformat::Entry {
+                    mv: Some(mv),
+                    score: 7,
+                    marked: false,
+                }],
+            },
+            first_ply: 0,
+            skip_plies: 0,
         }
         .lines()
         .next()

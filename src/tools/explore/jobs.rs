@@ -242,6 +242,16 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// A line of moves from `pos` in UCI notation, castling written as the position's mode
+/// writes it (`e1g1` in standard chess, king takes rook in Chess960), as UCI and
+/// `/api/moves` write it.
+pub fn uci_line(pos: &Position, moves: &[cozy_chess::Move]) -> Vec<String> {
+    line_json(pos, moves)
+        .into_iter()
+        .filter_map(|m| m["uci"].as_str().map(str::to_string))
+        .collect()
+}
+
 /// A line of moves from `pos`: each with SAN, UCI and the FEN after it.
 pub fn line_json(pos: &Position, moves: &[cozy_chess::Move]) -> Vec<Value> {
     let mut p = pos.clone();
@@ -315,10 +325,10 @@ fn run_search(job: &Arc<Job>, req: &SearchRequest, qsearch: bool) -> Result<Valu
     });
     let mut engine = job_engine(job, req, qsearch)?;
     let reporter = Arc::clone(job);
-    let pos = req.pos.clone();
+    let root = req.pos.clone();
     engine.set_report_sink(Some(Arc::new(move |report: &SearchReport| {
         if let SearchReport::Iteration(it) = report {
-            let pv = it.pv.iter().map(|m| m.to_string()).collect();
+            let pv = uci_line(&root, &it.pv);
             reporter.set_progress(|p| {
                 p.depth = it.depth;
                 p.score = it.score;
@@ -328,8 +338,8 @@ fn run_search(job: &Arc<Job>, req: &SearchRequest, qsearch: bool) -> Result<Valu
             });
         }
     })));
-    let result = engine.search(&pos, &Limits::depth(req.depth), &[]);
-    Ok(search_json(&pos, &result, qsearch))
+    let result = engine.search(&req.pos, &Limits::depth(req.depth), &[]);
+    Ok(search_json(&req.pos, &result, qsearch))
 }
 
 /// The whole job: the search without, the search with the quiescence search, and the
@@ -474,6 +484,42 @@ mod tests {
         assert_eq!(score_text(0), "0");
         assert_eq!(score_text(MATE - 5), "#3");
         assert_eq!(score_text(-(MATE - 4)), "#-2");
+    }
+
+    /// Defect 9 of the careful-user report: the progress of a job wrote White's short
+    /// castling as `e1h1` (king takes rook) in standard chess, where `/api/moves` and UCI
+    /// write `e1g1`. Here castling is the only mate in one.
+    #[test]
+    fn defect_9_progress_writes_castling_as_uci_does() {
+        let job = Arc::new(Job {
+            id: 1,
+            stop: AtomicBool::new(false),
+            control: Mutex::new(None),
+            inner: Mutex::new(JobInner {
+                state: JobState::Running,
+                progress: Progress::default(),
+                result: None,
+                error: None,
+            }),
+        });
+        let fen = "8/8/8/8/8/8/5R2/k3K2R w K - 0 1";
+        for (chess960, castle) in [(false, "e1g1"), (true, "e1h1")] {
+            let mut pos = Position::from_fen(fen).unwrap();
+            pos.set_chess960(chess960);
+            let req = SearchRequest {
+                pos,
+                depth: 2,
+                options: Vec::new(),
+            };
+            let v = run_search(&job, &req, true).unwrap();
+            assert_eq!(v["best_uci"], castle, "{v}");
+            let pv = lock(&job.inner).progress.pv.clone();
+            assert_eq!(
+                pv.first().map(String::as_str),
+                Some(castle),
+                "{fen}: {pv:?}"
+            );
+        }
     }
 
     #[test]

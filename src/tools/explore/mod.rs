@@ -183,6 +183,9 @@ fn answer(mut request: tiny_http::Request, jobs: &JobTable, bound: IpAddr) {
             403,
             "the Host header must name this machine (localhost or 127.0.0.1)",
         )
+    } else if let Err(reply) = declared_length_ok(&request) {
+        // Refused before a byte of the body is read or any room made for it.
+        reply
     } else {
         let mut body = Vec::new();
         let read = request
@@ -219,6 +222,32 @@ fn answer(mut request: tiny_http::Request, jobs: &JobTable, bound: IpAddr) {
     }
     // A client that went away is its own business.
     let _ = request.respond(response);
+}
+
+/// Checks the body a request declares before any of it is read: a `Content-Length` that is
+/// not a number is a 400, one over [`MAX_BODY`] a 413 (an actual body longer than it says is
+/// cut at `MAX_BODY + 1` bytes and refused by the handler).
+fn declared_length_ok(request: &tiny_http::Request) -> Result<(), Reply> {
+    let declared = request
+        .headers()
+        .iter()
+        .filter(|h| h.field.equiv("Content-Length"))
+        .map(|h| h.value.as_str().trim().to_string())
+        .collect::<Vec<_>>();
+    if declared.len() > 1 {
+        return Err(Reply::error(400, "more than one Content-Length header"));
+    }
+    match declared.first() {
+        None => Ok(()),
+        Some(text) => match text.parse::<u64>() {
+            Ok(n) if n <= MAX_BODY as u64 => Ok(()),
+            Ok(n) => Err(Reply::error(
+                413,
+                format!("request body over {MAX_BODY} bytes ({n} declared)"),
+            )),
+            Err(_) => Err(Reply::error(400, "Content-Length is not a number of bytes")),
+        },
+    }
 }
 
 /// `lull explore`: serves the page until the process ends. Exit code 1 when the address

@@ -131,13 +131,17 @@ pub fn run_qtree(args: &QtreeArgs) -> Result<String, String> {
 /// standard output. Errors go to standard error: exit code 2 for bad arguments, 1 when the
 /// output cannot be written.
 pub fn run(args: QtreeArgs) -> ExitCode {
+    if let Some(path) = &args.output {
+        if let Err(e) = crate::tools::atomic::check_output(path, &[]) {
+            return fail(1, e);
+        }
+    }
     let doc = match run_qtree(&args) {
         Ok(doc) => doc,
         Err(e) => return fail(2, e),
     };
     let written = match &args.output {
-        Some(path) => std::fs::write(path, doc.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        Some(path) => crate::tools::atomic::write_atomic(path, doc.as_bytes()),
         None => {
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();

@@ -387,7 +387,7 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
     let mut written = Vec::new();
     let write = |name: &str, text: &str, written: &mut Vec<String>| -> Result<(), String> {
         let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        crate::tools::atomic::write_atomic(&p, text.as_bytes())?;
         written.push(name.to_string());
         Ok(())
     };
@@ -414,6 +414,21 @@ pub fn run(args: ReportArgs) -> ExitCode {
         if !f.is_file() {
             return fail(2, format!("--eval-file {}: no such file", f.display()));
         }
+    }
+    // The output directory before the measurements (which take minutes): it, or the nearest
+    // directory above it that exists (nothing is created yet), must take a new file.
+    let mut dir = args.out.as_path();
+    while !dir.exists() {
+        match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => dir = p,
+            _ => {
+                dir = std::path::Path::new(".");
+                break;
+            }
+        }
+    }
+    if let Err(e) = crate::tools::atomic::check_output(&dir.join("index.html"), &[]) {
+        return fail(1, format!("cannot write {}: {e}", args.out.display()));
     }
     let command = std::iter::once("lull".to_string())
         .chain(std::env::args().skip(1))
