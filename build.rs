@@ -1,4 +1,4 @@
-//! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-2.nnue`, or
+//! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-3.nnue`, or
 //! the file named by the environment variable `EVALFILE` (OpenBench passes it; a relative
 //! path is taken from the repository root). The file is checked the way the engine reads it
 //! (magic, version, size for its hidden width), so that a wrong file fails the build instead
@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-const DEFAULT_NET: &str = "nets/lull-2.nnue";
+const DEFAULT_NET: &str = "nets/lull-3.nnue";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");

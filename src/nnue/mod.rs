@@ -22,7 +22,7 @@
 //! it up to date from its parent only when the node asks for an evaluation. This module
 //! knows nothing of the search; the hot loops are in `simd.rs`.
 //!
-//! The default network is embedded in the binary through [`DEFAULT_NET`]: `nets/lull-2.nnue`
+//! The default network is embedded in the binary through [`DEFAULT_NET`]: `nets/lull-3.nnue`
 //! (how it was made: docs/nnue.md).
 
 mod accumulator;
@@ -35,7 +35,7 @@ use cozy_chess::{Board, Color, Piece, Square};
 pub use accumulator::Accumulator;
 use simd::Kernels;
 
-/// The network embedded in the binary, the default of `EvalFile`: `nets/lull-2.nnue`
+/// The network embedded in the binary, the default of `EvalFile`: `nets/lull-3.nnue`
 /// (generation 2, which beat generation 1, `nets/lull-1.nnue`, which beat the hand-crafted
 /// evaluation: docs/nnue.md, docs/strength.md),
 /// or the file of the `EVALFILE` environment variable at build time (`build.rs` checks it
