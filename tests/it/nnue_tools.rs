@@ -1,7 +1,7 @@
 //! The network tools as a user runs them: `lull datagen --format bin`, `lull data convert`,
 //! `lull data merge` and `lull train` through the binary, with their bad inputs.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
