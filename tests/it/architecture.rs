@@ -1,6 +1,10 @@
 //! The shape of the source tree that docs/architecture.md promises (issue #13): imports
 //! between the top-level modules of `src/` run one way (no circle), the quiescence node stays
 //! short enough to read, `main.rs` is a dispatcher, and one move picker serves both searches.
+//! The page itself is checked against the source: every name it cites in backticks (module,
+//! file, type, function, `Type::method`, `module::item`) must exist in `src/` (or the file in
+//! the repository), and its module table must state exactly the imports this file's scan
+//! (`module_graph`) finds, in an order where every import points down the table.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -309,4 +313,375 @@ fn the_main_search_node_and_the_search_files_stay_short() {
         .expect("negamax in alphabeta.rs");
     assert!(node.1 > 100, "the measure reads the whole node: {node:?}");
     assert!(node.1 <= 250, "negamax has {} code lines", node.1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// docs/architecture.md as a checked map: every name it cites in backticks exists, and its
+// module table states the imports that `module_graph` (the scan above) finds.
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// Every file and folder below `dir` (relative paths with `/`), but `.git` and `target`.
+fn all_paths(dir: &Path, base: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == ".git" || name == "target" {
+            continue;
+        }
+        let rel = path
+            .strip_prefix(base)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if path.is_dir() {
+            out.push(format!("{rel}/"));
+            all_paths(&path, base, out);
+        } else {
+            out.push(rel);
+        }
+    }
+}
+
+/// `a/{b,c}.rs` as `a/b.rs`, `a/c.rs` (one group).
+fn expand_braces(s: &str) -> Vec<String> {
+    match (s.find('{'), s.find('}')) {
+        (Some(open), Some(close)) if open < close => s[open + 1..close]
+            .split(',')
+            .map(|part| format!("{}{}{}", &s[..open], part, &s[close + 1..]))
+            .collect(),
+        _ => vec![s.to_string()],
+    }
+}
+
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// What the source defines, for the doc check.
+struct SourceIndex {
+    /// Paths of the repository (files, and folders with a trailing `/`).
+    paths: Vec<String>,
+    /// The code (comments left out) of each file of `src/`, by path relative to `src/`.
+    code: BTreeMap<String, String>,
+    /// Every word of the code of `src/` (identifiers, and the words of string literals).
+    words: BTreeSet<String>,
+}
+
+impl SourceIndex {
+    fn new() -> Self {
+        let mut paths = Vec::new();
+        all_paths(&repo(), &repo(), &mut paths);
+        let mut files = Vec::new();
+        rust_files(&src(), &mut files);
+        let mut code_of = BTreeMap::new();
+        let mut all_words = BTreeSet::new();
+        for file in files {
+            let rel = file
+                .strip_prefix(src())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = code(&file);
+            all_words.extend(words(&text).map(String::from));
+            code_of.insert(rel, text);
+        }
+        let manifest = fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+        for line in manifest.lines() {
+            if let Some((name, _)) = line.split_once(" = ") {
+                all_words.insert(name.trim().to_string());
+            }
+        }
+        Self {
+            paths,
+            code: code_of,
+            words: all_words,
+        }
+    }
+
+    fn path_exists(&self, cited: &str) -> bool {
+        expand_braces(cited).iter().all(|p| {
+            self.paths
+                .iter()
+                .any(|have| have == p || have.ends_with(&format!("/{p}")))
+        })
+    }
+
+    /// The files of module `path` (`["protocol", "uci"]`, or the end of a path from a
+    /// submodule: `["searcher"]`): its own file, or its folder.
+    fn module_files(&self, path: &[&str]) -> Vec<&String> {
+        let base = path.join("/");
+        self.code
+            .keys()
+            .filter(|f| {
+                **f == format!("{base}.rs")
+                    || f.ends_with(&format!("/{base}.rs"))
+                    || f.starts_with(&format!("{base}/"))
+                    || f.contains(&format!("/{base}/"))
+            })
+            .collect()
+    }
+
+    /// Whether `text` defines `name` (a function, type, constant, module or macro).
+    fn defines(text: &str, name: &str) -> bool {
+        let kinds = [
+            "fn", "struct", "enum", "trait", "const", "static", "type", "mod",
+        ];
+        let tokens: Vec<&str> = words(text).collect();
+        tokens
+            .windows(2)
+            .any(|w| w[1] == name && kinds.contains(&w[0]))
+            || text.contains(&format!("macro_rules! {name}"))
+    }
+
+    /// Whether `member` is a function, constant or variant of the type `ty`.
+    fn has_member(&self, ty: &str, member: &str) -> bool {
+        self.code.values().any(|text| {
+            let implements = text.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("impl")
+                    && l.split('{')
+                        .next()
+                        .is_some_and(|head| words(head).any(|w| w == ty))
+            });
+            let is_enum = Self::defines(text, ty) && text.contains(&format!("enum {ty}"));
+            (implements && Self::defines(text, member))
+                || (is_enum && words(text).any(|w| w == member))
+        })
+    }
+
+    /// Why the name cited in backticks does not exist, or `None` when it does. `last_type`
+    /// is the type of the previous `Type::member`, for a citation `::member`.
+    fn check(&self, cited: &str, last_type: &mut Option<String>) -> Option<String> {
+        let s = cited.trim_end_matches("()");
+        // Protocol text, commands, options with values, expressions, the system's files
+        // (`/dev/zero`): prose, not names of the source.
+        if s.contains(|c: char| " <>[]()=!…|'\"".contains(c))
+            || s.starts_with('-')
+            || s.starts_with('/')
+            || s == ":"
+        {
+            return None;
+        }
+        if s.contains('/') || s.contains('{') || s.contains(".rs") || s.contains(".py") {
+            return (!self.path_exists(s)).then(|| format!("no file or folder {s}"));
+        }
+        if s.contains('.') && !s.contains("::") {
+            // `Session.book`: a type and its field.
+            let (ty, field) = s.split_once('.').unwrap();
+            let ok = self.words.contains(ty) && self.words.contains(field);
+            return (!ok).then(|| format!("no {s}"));
+        }
+        if !s.contains("::") {
+            return (!self.words.contains(s)).then(|| format!("no name {s} in src/"));
+        }
+        let mut segments: Vec<&str> = s.split("::").collect();
+        let owned;
+        if segments[0].is_empty() {
+            let Some(ty) = last_type.as_ref() else {
+                return Some(format!("{s}: no type before it"));
+            };
+            owned = ty.clone();
+            segments[0] = &owned;
+        }
+        segments.retain(|seg| !["lull", "crate", "super", "self", ""].contains(seg));
+        // Walk the module path.
+        let mut module: Vec<&str> = Vec::new();
+        while let Some(&seg) = segments.first() {
+            let mut next = module.clone();
+            next.push(seg);
+            if seg.starts_with(|c: char| c.is_lowercase()) && !self.module_files(&next).is_empty() {
+                module = next;
+                segments.remove(0);
+            } else {
+                break;
+            }
+        }
+        let files = if module.is_empty() {
+            self.code.keys().collect()
+        } else {
+            self.module_files(&module)
+        };
+        let defined_in_module =
+            |name: &str| files.iter().any(|f| Self::defines(&self.code[*f], name));
+        match segments.as_slice() {
+            [] => None,
+            [item] => (!defined_in_module(item))
+                .then(|| format!("{s}: no {item} in {}", module.join("::"))),
+            [ty, member] => {
+                *last_type = Some(ty.to_string());
+                if !defined_in_module(ty) {
+                    Some(format!("{s}: no type {ty}"))
+                } else if !self.has_member(ty, member) {
+                    Some(format!("{s}: {ty} has no {member}"))
+                } else {
+                    None
+                }
+            }
+            _ => Some(format!("{s}: a path this check does not read")),
+        }
+    }
+
+    /// The names of `doc` that do not exist, each with its line.
+    fn missing(&self, doc: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut last_type = None;
+        for (n, line) in doc.lines().enumerate() {
+            for (i, cited) in line.split('`').enumerate() {
+                if i % 2 == 1 {
+                    if let Some(why) = self.check(cited, &mut last_type) {
+                        out.push(format!("line {}: {why}", n + 1));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn architecture_doc() -> String {
+    fs::read_to_string(repo().join("docs/architecture.md")).expect("read docs/architecture.md")
+}
+
+#[test]
+fn every_name_the_architecture_page_cites_exists() {
+    let index = SourceIndex::new();
+    let missing = index.missing(&architecture_doc());
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md names what src/ does not have:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_doc_check_finds_a_missing_name() {
+    let index = SourceIndex::new();
+    // The names of a page that tells the truth pass...
+    let good = "`MovePicker::main`, `::quiescence`; `protocol::uci::parse`, `Session::join`, \
+                `search/movepick.rs`, `render/{text,dot,html}.rs`, `negamax`, `tools/`";
+    assert_eq!(index.missing(good), Vec::<String>::new());
+    // ...and each of these fails: a method, a function of a module, a file, a name.
+    for bad in [
+        "`MovePicker::evasions`",
+        "`MovePicker::main`, `::evasions`",
+        "`protocol::uci::parse_go_line`",
+        "`search/evasions.rs`",
+        "`render/{text,svg}.rs`",
+        "`NoSuchType`",
+        "`Session::resume`",
+    ] {
+        assert_eq!(
+            index.missing(bad).len(),
+            1,
+            "{bad}: {:?}",
+            index.missing(bad)
+        );
+    }
+}
+
+/// The module table of docs/architecture.md: each row's modules and the imports it states
+/// (`None` for "everything below").
+fn module_table(doc: &str) -> Vec<(Vec<String>, Option<BTreeSet<String>>)> {
+    let section = doc
+        .split("## The module map")
+        .nth(1)
+        .expect("a module map section");
+    let mut rows = Vec::new();
+    for line in section
+        .lines()
+        .skip_while(|l| !l.starts_with("| module"))
+        .skip(2)
+    {
+        if !line.starts_with('|') {
+            break;
+        }
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+        assert_eq!(cells.len(), 3, "a row of three cells: {line}");
+        let ticked = |cell: &str| -> Vec<String> {
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|m| m.trim_end_matches('/').trim_end_matches(".rs").to_string())
+                .collect()
+        };
+        let modules = ticked(cells[0]);
+        let imports = if cells[2].contains("everything below") {
+            None
+        } else {
+            Some(ticked(cells[2]).into_iter().collect())
+        };
+        rows.push((modules, imports));
+    }
+    rows
+}
+
+/// `module_graph` and the modules `main.rs` imports (`lull::name`).
+fn graph_with_main() -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = module_graph();
+    let main = code(&src().join("main.rs"));
+    let modules: BTreeSet<String> = graph.keys().cloned().collect();
+    let imports = main
+        .match_indices("lull::")
+        .map(|(i, _)| {
+            main[i + "lull::".len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|m| modules.contains(m))
+        .collect();
+    graph.insert("main".to_string(), imports);
+    graph
+}
+
+#[test]
+fn the_architecture_module_table_is_the_import_scan() {
+    let graph = graph_with_main();
+    let rows = module_table(&architecture_doc());
+    assert!(rows.len() >= 10, "rows read: {rows:?}");
+    let mut row_of = BTreeMap::new();
+    for (i, (modules, _)) in rows.iter().enumerate() {
+        for m in modules {
+            assert!(
+                graph.contains_key(m),
+                "the table lists {m}, which src/ does not have"
+            );
+            row_of.insert(m.clone(), i);
+        }
+    }
+    for module in graph.keys() {
+        assert!(
+            row_of.contains_key(module),
+            "the table does not list {module}"
+        );
+    }
+    for (i, (modules, stated)) in rows.iter().enumerate() {
+        let found: BTreeSet<String> = modules.iter().flat_map(|m| graph[m].clone()).collect();
+        // One way, top to bottom: every import is of a module listed below.
+        for import in &found {
+            assert!(
+                row_of[import] > i,
+                "{modules:?} imports {import}, which the table lists above them"
+            );
+        }
+        if let Some(stated) = stated {
+            let stated: BTreeSet<String> = stated
+                .iter()
+                .filter(|m| graph.contains_key(*m))
+                .cloned()
+                .collect();
+            assert_eq!(
+                &stated, &found,
+                "the imports the table states for {modules:?} (left) are not those of the \
+                 source (right)"
+            );
+        }
+    }
 }
