@@ -8,13 +8,21 @@
 //!     [--b NAME=VALUE]... [FILE]
 //! ```
 //!
-//! FILE holds one FEN (or EPD record) per line; without it, four tactical positions. Setting A
+//! FILE holds one FEN per line (blank lines and lines starting with `#` are passed over, a line
+//! that is no FEN is reported as skipped); without it, four tactical positions. Setting A
 //! is the options given with `--a` (the defaults without), setting B those given with `--b`
-//! (`QSearchChecks=1` without). Each position prints one line per setting:
+//! (`QSearchChecks=1` without). Each position prints its FEN, then one line per setting (the
+//! position's number, the setting, then the best move, the score in centipawns, the nodes, the
+//! quiescence nodes, the stand-pat cutoffs and the principal variation, moves in UCI):
 //!
 //! ```text
-//! 2 B move d1d5 score 480 nodes 1021 qnodes 311 standpat_cutoffs 120 pv d1d5 ...
+//! <n> fen <FEN>
+//! <n> A move <uci> score <cp> nodes <N> qnodes <Q> standpat_cutoffs <C> pv <uci> ...
+//! <n> B move <uci> score <cp> nodes <N> qnodes <Q> standpat_cutoffs <C> pv <uci> ...
 //! ```
+//!
+//! then `total A nodes <N> qnodes <Q>`, the same for B, and how many positions have the same
+//! best move under both settings.
 
 use std::io::Write;
 use std::process::ExitCode;
