@@ -31,6 +31,7 @@ pub mod params;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+#[deny(missing_docs)]
 pub mod research;
 pub mod san;
 pub mod search;
