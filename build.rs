@@ -6,10 +6,18 @@
 
 use std::path::PathBuf;
 
+/// The network format of the engine (`lull::nnue::format`), the one definition.
+#[allow(dead_code)]
+mod format {
+    include!("src/nnue/format.rs");
+}
+use format::{file_size, HEADER_BYTES, HIDDEN_STEP, MAGIC, MAX_HIDDEN, VERSION};
+
 const DEFAULT_NET: &str = "nets/lull-3.nnue";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
+    println!("cargo:rerun-if-changed=src/nnue/format.rs");
     let src = match std::env::var("EVALFILE") {
         Ok(path) if !path.trim().is_empty() => PathBuf::from(path.trim()),
         _ => PathBuf::from(DEFAULT_NET),
@@ -32,14 +40,22 @@ fn check(bytes: &[u8]) -> Result<(), String> {
             .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
             .ok_or_else(|| format!("{} bytes, shorter than the header", bytes.len()))
     };
-    if bytes.get(..8) != Some(b"LULLNNUE".as_slice()) {
+    if bytes.len() < HEADER_BYTES {
+        return Err(format!("{} bytes, shorter than the header", bytes.len()));
+    }
+    if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
         return Err("no LULLNNUE magic".to_string());
     }
-    if u32_at(8)? != 1 {
-        return Err(format!("format version {}, not 1", u32_at(8)?));
+    if u32_at(8)? != VERSION {
+        return Err(format!("format version {}, not {VERSION}", u32_at(8)?));
     }
     let n = u32_at(12)? as usize;
-    let size = 28 + 2 * (768 * n + n + 2 * n) + 4;
+    if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_STEP) {
+        return Err(format!(
+            "hidden size {n} (not a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN})"
+        ));
+    }
+    let size = file_size(n);
     if bytes.len() != size {
         return Err(format!("{} bytes, not {size} for N = {n}", bytes.len()));
     }

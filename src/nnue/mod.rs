@@ -26,6 +26,9 @@
 //! (how it was made: docs/nnue.md).
 
 mod accumulator;
+/// The file format, defined once for the engine, the trainer and `build.rs`: the magic, the
+/// version, the sizes and the quantisation (all re-exported here).
+pub mod format;
 pub mod simd;
 
 use std::sync::{Arc, OnceLock};
@@ -33,6 +36,9 @@ use std::sync::{Arc, OnceLock};
 use cozy_chess::{Board, Color, Piece, Square};
 
 pub use accumulator::Accumulator;
+pub use format::{
+    file_size, HEADER_BYTES, HIDDEN_STEP, INPUTS, MAGIC, MAX_HIDDEN, QA, QB, SCALE, VERSION,
+};
 use simd::Kernels;
 
 /// The network embedded in the binary, the default of `EvalFile`: `nets/lull-3.nnue`
@@ -55,35 +61,12 @@ pub const EVAL_FILE_DEFAULT: &str = match DEFAULT_NET {
     None => "",
 };
 
-/// The first eight bytes of every network file.
-pub const MAGIC: &[u8; 8] = b"LULLNNUE";
-/// The file format version this engine reads and writes.
-pub const VERSION: u32 = 1;
-/// Input features per perspective: 2 colours x 6 piece types x 64 squares.
-pub const INPUTS: usize = 768;
-/// Quantisation of the hidden layer: 1.0 is `QA`.
-pub const QA: i32 = 255;
-/// Quantisation of the output weights: 1.0 is `QB`.
-pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output.
-pub const SCALE: i32 = 400;
-/// Bytes before the weights: magic, version, N, QA, QB, SCALE.
-pub const HEADER_BYTES: usize = 28;
-/// Largest hidden size accepted.
-pub const MAX_HIDDEN: usize = 1024;
-/// The hidden size must be a multiple of this (one AVX2 register of i16).
-pub const HIDDEN_STEP: usize = 16;
 /// Largest output weight magnitude: the SCReLU trick computes `clamp(x, 0, QA) * W2q` as an
 /// i16, exact only while `QA * |W2q|` fits (the trainer's clipping to 1.98 gives 127).
 pub const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
 /// The evaluation is kept inside this bound, so that no network can produce a score that
 /// the search would read as a mate.
 pub const EVAL_LIMIT: i32 = crate::params::MATE_BOUND - 1;
-
-/// The exact size in bytes of a network file with `hidden` hidden neurons.
-pub const fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
-}
 
 /// The input feature of a `color` `piece` on `square`, seen from `perspective`: own pieces
 /// first, then the other side's, each by piece type and square, with the board flipped for

@@ -1,6 +1,7 @@
 //! `lull train`: trains the (768 -> N) x 2 -> 1 SCReLU network of docs/nnue.md on packed
 //! positions ([`crate::tools::packed`]) and writes it quantised in the `.nnue` format that
-//! the engine reads.
+//! the engine reads: the format (magic, version, sizes, `QA`, `QB`, `SCALE`) is the engine's
+//! own, [`crate::nnue::format`], defined once.
 //!
 //! The float model, the targets and the quantisation follow the shared specification
 //! exactly: features `(colour == perspective ? 0 : 384) + type * 64 + square` (the square
@@ -25,6 +26,7 @@ use std::time::Instant;
 
 use cozy_chess::Color;
 
+use crate::nnue::format::{file_size, INPUTS, MAGIC, QA, QB, SCALE, VERSION};
 use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::fail;
 use crate::tools::data::{read_any, shuffle};
@@ -32,29 +34,10 @@ use crate::tools::datagen::Rng;
 use crate::tools::packed::PackedRecord;
 use crate::tools::progress::progress_bar;
 
-/// Input features per perspective: 2 colours x 6 piece types x 64 squares.
-pub const INPUTS: usize = 768;
-/// Quantisation of the first layer (and of the accumulator's clamp: 1.0 -> QA).
-pub const QA: i32 = 255;
-/// Quantisation of the output weights.
-pub const QB: i32 = 64;
-/// The output times SCALE is the evaluation in centipawns.
-pub const SCALE: i32 = 400;
 /// Every parameter is clipped to ±CLIP after each optimiser step.
 pub const CLIP: f32 = 1.98;
-/// The `.nnue` magic.
-pub const NNUE_MAGIC: &[u8; 8] = b"LULLNNUE";
-/// The `.nnue` format version.
-pub const NNUE_VERSION: u32 = 1;
 /// The float checkpoint magic.
 const CHECKPOINT_MAGIC: &[u8; 8] = b"LULLCKPT";
-/// Bytes of the `.nnue` header: magic, version, N, QA, QB, SCALE.
-pub const NNUE_HEADER: usize = 28;
-
-/// The size in bytes of a `.nnue` file with `hidden` neurons per accumulator.
-pub fn nnue_size(hidden: usize) -> usize {
-    NNUE_HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
-}
 
 /// The active features of a record: the side to move's and the other side's (at most 32
 /// each, in the same order).
@@ -246,12 +229,12 @@ impl Network {
         self.forward(record) * SCALE as f32
     }
 
-    /// The quantised network in the `.nnue` format (docs/nnue.md), [`nnue_size`] bytes.
+    /// The quantised network in the `.nnue` format (docs/nnue.md), [`file_size`] bytes.
     pub fn nnue_bytes(&self) -> Vec<u8> {
         let n = self.hidden;
-        let mut out = Vec::with_capacity(nnue_size(n));
-        out.extend_from_slice(NNUE_MAGIC);
-        for v in [NNUE_VERSION, n as u32, QA as u32, QB as u32, SCALE as u32] {
+        let mut out = Vec::with_capacity(file_size(n));
+        out.extend_from_slice(MAGIC);
+        for v in [VERSION, n as u32, QA as u32, QB as u32, SCALE as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let q = |x: f32, s: i32| ((x * s as f32).round() as i16).to_le_bytes();
@@ -1206,7 +1189,7 @@ mod tests {
         for hidden in [8, 64, 128] {
             let net = Network::new(hidden, 1);
             let bytes = net.nnue_bytes();
-            assert_eq!(bytes.len(), nnue_size(hidden));
+            assert_eq!(bytes.len(), file_size(hidden));
             assert_eq!(
                 bytes.len(),
                 28 + 2 * (768 * hidden + hidden + 2 * hidden) + 4
@@ -1222,7 +1205,7 @@ mod tests {
             let w = i16::from_le_bytes([bytes[28 + 2 * k], bytes[29 + 2 * k]]);
             assert_eq!(w, (net.params[k] * 255.0).round() as i16);
         }
-        assert_eq!(nnue_size(128), 197_408);
+        assert_eq!(file_size(128), 197_408);
     }
 
     #[test]

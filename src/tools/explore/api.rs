@@ -69,8 +69,9 @@ impl Reply {
 /// `QSearch` itself, which the horizon pair sets (off, then on).
 pub fn quiescence_options() -> Vec<OptionSpec> {
     crate::options::option_specs()
-        .into_iter()
+        .iter()
         .filter(|s| s.name.starts_with("QSearch") && s.name != "QSearch")
+        .copied()
         .collect()
 }
 

@@ -1,7 +1,7 @@
 //! `lull report`: measures the quiescence search through the library and writes a
 //! self-contained report, DIR/index.html with SVG figures and its Markdown twin DIR/README.md
 //! (plus the figures and data.json), that sets each figure the literature quotes beside
-//! Lull's own. [`measure`] runs the searches, [`matches`] reads the stored match games and
+//! Lull's own. [`measure`] runs the searches, [`matches`](mod@matches) reads the stored match games and
 //! computes Elo, [`plots`] draws the figures and [`render`] writes the pages. The matches
 //! are not played here: `docs/report/play_matches.sh` plays them into
 //! docs/report/matches/*.pgn, which the report reads.

@@ -14,7 +14,7 @@ pub fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Escaped text with `code` spans as <code> elements.
+/// Escaped text with `code` spans as `<code>` elements.
 pub fn escape_code(s: &str) -> String {
     escape(s)
         .split('`')

@@ -8,7 +8,7 @@
 //! beside it. Tests that need the tables are compiled only with the `syzygy` feature; a
 //! build without it is checked to refuse `SyzygyPath` with a clear error.
 
-mod common;
+use crate::common;
 
 use common::{EngineProcess, TIMEOUT};
 use lull::options::apply_option;

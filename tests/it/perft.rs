@@ -11,9 +11,9 @@ use std::time::Instant;
 use lull::perft::{parse_perft_epd, perft, PerftCase};
 use lull::position::Position;
 
-const ETHEREAL: &str = include_str!("../assets/perft/ethereal_standard.epd");
-const CPW: &str = include_str!("../assets/perft/cpw_perft_positions.epd");
-const FRC: &str = include_str!("../assets/perft/frc_perftsuite.epd");
+const ETHEREAL: &str = include_str!("../../assets/perft/ethereal_standard.epd");
+const CPW: &str = include_str!("../../assets/perft/cpw_perft_positions.epd");
+const FRC: &str = include_str!("../../assets/perft/frc_perftsuite.epd");
 
 /// Node budget per (position, depth) in the default tests: a depth is checked when its
 /// expected count is at most this.

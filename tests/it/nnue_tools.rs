@@ -1,12 +1,12 @@
 //! The network tools as a user runs them: `lull datagen --format bin`, `lull data convert`,
 //! `lull data merge` and `lull train` through the binary, with their bad inputs.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
+use lull::nnue::file_size;
 use lull::tools::packed::{records_from_bytes, PackedRecord};
-use lull::tools::train::nnue_size;
 
 use common::{run_lull as lull, text};
 
@@ -121,7 +121,7 @@ fn datagen_convert_merge_and_train_run_end_to_end() {
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert_eq!(stdout.matches("train loss").count(), 2, "{stdout}");
     assert!(stdout.contains("pos/s"), "{stdout}");
-    assert_eq!(std::fs::read(&net).unwrap().len(), nnue_size(16));
+    assert_eq!(std::fs::read(&net).unwrap().len(), file_size(16));
     assert_eq!(
         std::fs::read(dir.join("lull-16-2.nnue")).unwrap(),
         std::fs::read(&net).unwrap()

@@ -3,7 +3,7 @@
 //! searches are run from a fresh engine on one thread, so the results are the same on every
 //! machine.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

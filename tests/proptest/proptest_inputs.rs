@@ -5,10 +5,10 @@
 //! key order that probe to legal moves.
 //!
 //! The default run tries 1,000 cases of each property; each has an ignored companion of
-//! 100,000 (`cargo test --release --test proptest_inputs -- --ignored prop_`). The inputs that
+//! 100,000 (`cargo test --release --test proptest proptest_inputs:: -- --ignored prop_`). The inputs that
 //! once made a parser panic are kept as plain tests at the end.
 
-mod fuzz;
+use crate::fuzz;
 
 use fuzz::protocol::{uci_lines, xboard_lines};
 use fuzz::{
@@ -235,7 +235,7 @@ fn prop_fen_100k() {
 
 /// The lines of the WAC suite, alone and in runs of three.
 fn epd_seeds() -> Vec<String> {
-    let lines: Vec<&str> = include_str!("../assets/wac.epd").lines().collect();
+    let lines: Vec<&str> = include_str!("../../assets/wac.epd").lines().collect();
     let mut seeds: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     seeds.extend(lines.chunks(3).map(|c| c.join("\n")));
     seeds.push("# a comment\n\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 bm O-O; am Rh8+; id \"x\";".into());
@@ -310,7 +310,7 @@ fn prop_epd_100k() {
 
 /// The repository's PGN whole and game by game.
 fn pgn_seeds() -> Vec<String> {
-    let text = include_str!("../assets/games.pgn");
+    let text = include_str!("../../assets/games.pgn");
     let mut seeds = vec![text.to_string()];
     let mut game = String::new();
     for line in text.lines() {

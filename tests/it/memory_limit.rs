@@ -5,7 +5,7 @@
 //! Each test owns one engine process (`common::EngineProcess`); a system whose `sh` cannot
 //! set the limit skips the test with a message.
 
-mod common;
+use crate::common;
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};

@@ -1,14 +1,14 @@
 //! Random bytes, and valid files truncated, mutated or padded at random, for the readers that
-//! `tests/proptest_inputs.rs` does not cover: the text lines of every file reader
+//! `tests/proptest/proptest_inputs.rs` does not cover: the text lines of every file reader
 //! (`lull::lines`), the protocol line reader, the training data text (`lull data convert`,
 //! `lull tune`), the packed 32-byte records, and the JSON bodies of `lull explore`'s API.
 //! Each property: no panic, the reading ends, and what it accepts is consistent (counts add
 //! up, records decode to legal positions, statuses are the documented ones).
 //!
 //! The default run tries 1,000 cases of each; each has an ignored companion of 100,000
-//! (`cargo test --release --test proptest_readers -- --ignored`).
+//! (`cargo test --release --test proptest proptest_readers:: -- --ignored`).
 
-mod fuzz;
+use crate::fuzz;
 
 use std::io::BufReader;
 

@@ -4,7 +4,7 @@
 //! kind and no other. A clean fake engine and the real binary give no fault, and a second run
 //! on the same PGN resumes (counts the games already there).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -2,7 +2,7 @@
 //! low depth, a few WAC positions at small node budgets, one stored match) into a temporary
 //! directory, then its pages and figures checked; and the command's errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -12,7 +12,7 @@
 //! ignored companions run 10,000 sequences each (`cargo test --release --test
 //! proptest_execute -- --ignored prop_`).
 
-mod fuzz;
+use crate::fuzz;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! ponder misses) and Chess960 games with Chess960 castling. The checks are in
 //! `tests/python/uci_client.py`; each fails the test with the script's message.
 
-mod common;
+use crate::common;
 
 use common::run_client;
 

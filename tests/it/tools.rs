@@ -1,7 +1,7 @@
 //! The testers' tools, run as a user runs them: `lull solve` and `lull horizon` through the
 //! binary, plus the library functions behind them.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;

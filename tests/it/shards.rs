@@ -6,7 +6,7 @@
 //! move from UHO_4060_v4 openings, written by a local match runner (cutechess-style move
 //! comments `{ +0.38/6 0.012s }`: score from the side that moved, depth, time).
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 
@@ -32,7 +32,7 @@ fn starts() -> Vec<Board> {
         "4k3/1P6/8/2pP4/8/8/6p1/R3K2R w KQ c6 0 1".to_string(),
         "r3k2r/pPp3pp/8/3pP3/8/8/P1P3pP/R3K2R w KQkq d6 0 1".to_string(),
     ];
-    let frc = include_str!("../assets/perft/frc_perftsuite.epd");
+    let frc = include_str!("../../assets/perft/frc_perftsuite.epd");
     for line in frc.lines().step_by(97).take(8) {
         fens.push(line.split(';').next().unwrap().trim().to_string());
     }

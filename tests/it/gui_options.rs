@@ -4,7 +4,7 @@
 //! over raw UCI, and through the library where a deterministic measure is needed (the
 //! strength levels' centipawn loss, the aspiration fails).
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

@@ -1,4 +1,4 @@
-//! Shared by the property tests of bad input (`tests/proptest_*.rs`): the runner with its two
+//! Shared by the property tests of bad input (`tests/proptest/proptest_*.rs`): the runner with its two
 //! case counts (the default run's and the ignored companions'), a panic counter that sees the
 //! panics other code catches, and the strategies that make random text, random token lines and
 //! mutations of valid input.
@@ -308,9 +308,9 @@ pub fn mutated(
 /// The FENs of the perft suites and of the WAC suite (with move counters where given).
 pub fn seed_fens() -> Vec<String> {
     let suites = [
-        include_str!("../../assets/perft/cpw_perft_positions.epd"),
-        include_str!("../../assets/perft/ethereal_standard.epd"),
-        include_str!("../../assets/perft/frc_perftsuite.epd"),
+        include_str!("../../../assets/perft/cpw_perft_positions.epd"),
+        include_str!("../../../assets/perft/ethereal_standard.epd"),
+        include_str!("../../../assets/perft/frc_perftsuite.epd"),
     ];
     let mut fens: Vec<String> = suites
         .iter()
@@ -320,7 +320,7 @@ pub fn seed_fens() -> Vec<String> {
         .filter(|f| !f.is_empty())
         .collect();
     fens.extend(
-        include_str!("../../assets/wac.epd")
+        include_str!("../../../assets/wac.epd")
             .lines()
             .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
             .filter(|f| !f.is_empty()),

@@ -3,7 +3,7 @@
 //! the horizon example), the docs speak of versions rather than work sessions, and the
 //! lichess-bot configuration in the README is valid YAML (parsed by `serde_yaml`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

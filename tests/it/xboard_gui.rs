@@ -2,7 +2,7 @@
 //! analysis, thinking output while pondering, nps after a ponder hit, xboard's default
 //! `egtpath` answered quietly, analysis of a finished game, and the book options.
 
-mod common;
+use crate::common;
 
 use std::thread;
 use std::time::Duration;

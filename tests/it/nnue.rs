@@ -7,7 +7,7 @@
 // The reference implementations below index as the specification's formulas do.
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::Arc;

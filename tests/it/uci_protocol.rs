@@ -7,7 +7,7 @@
 //! the process is killed when the test ends, also when it fails). The few tests that measure
 //! latency take an exclusive lock so that the other tests' searches do not run beside them.
 
-mod common;
+use crate::common;
 
 use std::ops::{Deref, DerefMut};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -493,8 +493,8 @@ fn the_fen_of_d_reads_back_to_the_same_position_in_both_modes() {
     // Every Chess960 perft position and standard ones: where `position fen` accepts a FEN,
     // the FEN that `d` prints is accepted too and gives the same position (key and FEN).
     let mut e = Engine::start();
-    let frc = include_str!("../assets/perft/frc_perftsuite.epd");
-    let standard = include_str!("../assets/perft/ethereal_standard.epd");
+    let frc = include_str!("../../assets/perft/frc_perftsuite.epd");
+    let standard = include_str!("../../assets/perft/ethereal_standard.epd");
     let fens: Vec<&str> = frc
         .lines()
         .step_by(4)

@@ -6,7 +6,7 @@
 //! Each raw test owns one engine process (`common::EngineProcess`): every wait has a deadline
 //! and the process is killed when the test ends.
 
-mod common;
+use crate::common;
 
 use std::ops::{Deref, DerefMut};
 use std::thread;
