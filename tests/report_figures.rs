@@ -7,7 +7,7 @@ mod common;
 
 use common::temp_file_of;
 use lull::tools::report::measure::MeasureConfig;
-use lull::tools::report::{collect_with, write_report, CollectOptions};
+use lull::tools::report::{collect_with, reload, write_report, CollectOptions};
 
 /// A stored match of two pairs: the variant scores 1 of 4 points (+190.8 Elo for the
 /// default by the claim's sign).
@@ -185,5 +185,45 @@ fn every_figure_has_both_evaluations_axis_labels_and_integer_ticks() {
         .filter(|(_, c)| c.starts_with("-190.8 ["))
         .count();
     assert_eq!(values, 2, "{elo}");
+    // Every node budget of the WAC figure has its tick label, in both panels.
+    let wac = std::fs::read_to_string(out.join("wac_budget.svg")).unwrap();
+    let labels: Vec<String> = svg_texts(&wac).into_iter().map(|(_, c)| c).collect();
+    for budget in ["2k", "6k"] {
+        let n = labels.iter().filter(|c| *c == budget).count();
+        assert_eq!(n, 2, "tick {budget} in {labels:?}");
+    }
+
+    // --replot: the same report from data.json, without measuring; the build that redrew it
+    // is named, the measuring build kept.
+    let again = reload(&out.join("data.json"), &matches, Some("def5678".into())).unwrap();
+    assert_eq!(again.measures.len(), 8);
+    assert_eq!(again.measures[0].stats, data.measures[0].stats);
+    assert_eq!(
+        again.nnue_measures.as_ref().unwrap()[3].stats,
+        nnue[3].stats
+    );
+    let texts = |d: &lull::tools::report::ReportData| {
+        d.claims
+            .iter()
+            .map(|c| (c.lull.clone(), c.lull_nnue.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&again), texts(&data));
+    let redrawn = dir.join("redrawn");
+    write_report(&again, &redrawn).unwrap();
+    let html2 = std::fs::read_to_string(redrawn.join("index.html")).unwrap();
+    assert!(
+        html2.contains("build abc1234; figures and pages redrawn"),
+        "the builds"
+    );
+    assert!(html2.contains("build def5678"));
+    assert_eq!(
+        std::fs::read_to_string(redrawn.join("wac_budget.svg")).unwrap(),
+        wac,
+        "the same figure from the same data"
+    );
+    assert!(reload(&dir.join("nothing.json"), &matches, None)
+        .unwrap_err()
+        .contains("cannot read"));
     let _ = std::fs::remove_dir_all(&dir);
 }

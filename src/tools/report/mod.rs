@@ -48,6 +48,11 @@ pub struct ReportArgs {
     /// command that made it.
     #[arg(long, value_name = "TEXT")]
     pub build: Option<String>,
+    /// Measure nothing: redraw the figures and rewrite the pages from DIR/data.json (written
+    /// by an earlier run) and the stored matches; `--build` then names the build that drew
+    /// them.
+    #[arg(long)]
+    pub replot: bool,
 }
 
 /// One claim of the literature with Lull's figure beside it.
@@ -98,6 +103,95 @@ pub struct ReportData {
     pub claims: Vec<Claim>,
     /// Seconds the measurements took.
     pub elapsed_s: f64,
+    /// The build that redrew the figures from data.json (`--replot`), if they were redrawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redrawn_by: Option<String>,
+}
+
+/// A measured option set as data.json stores it (the option set by its key).
+#[derive(serde::Deserialize)]
+struct StoredMeasure {
+    variant: StoredVariant,
+    depths: Vec<measure::DepthPoint>,
+    stats: crate::search::SearchStats,
+    positions: Vec<measure::PositionPoint>,
+    wac: Vec<measure::WacPoint>,
+}
+
+#[derive(serde::Deserialize)]
+struct StoredVariant {
+    key: String,
+}
+
+/// What `--replot` reads back from data.json: the measurements and how they were made.
+#[derive(serde::Deserialize)]
+struct Stored {
+    command: String,
+    #[serde(default)]
+    build: Option<String>,
+    #[serde(default)]
+    jobs: usize,
+    config: MeasureConfig,
+    measures: Vec<StoredMeasure>,
+    nnue_measures: Option<Vec<StoredMeasure>>,
+    nnue_note: String,
+    elapsed_s: f64,
+}
+
+fn restore(stored: Vec<StoredMeasure>) -> Result<Vec<VariantMeasure>, String> {
+    let all = variants();
+    stored
+        .into_iter()
+        .map(|m| {
+            let variant = all
+                .iter()
+                .find(|v| v.key == m.variant.key)
+                .cloned()
+                .ok_or_else(|| format!("data.json: unknown option set '{}'", m.variant.key))?;
+            Ok(VariantMeasure {
+                variant,
+                depths: m.depths,
+                stats: m.stats,
+                positions: m.positions,
+                wac: m.wac,
+            })
+        })
+        .collect()
+}
+
+/// The report of an earlier run, from its data.json, with the matches read again from
+/// `matches_dir` and the claims worked out again: the figures and pages can be redrawn
+/// without measuring (`lull report --replot`). `redrawn_by` names the build that redraws.
+pub fn reload(
+    data_json: &Path,
+    matches_dir: &Path,
+    redrawn_by: Option<String>,
+) -> Result<ReportData, String> {
+    let text = std::fs::read_to_string(data_json)
+        .map_err(|e| format!("cannot read {}: {e}", data_json.display()))?;
+    let stored: Stored = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a report's data.json: {e}", data_json.display()))?;
+    let measures = restore(stored.measures)?;
+    let nnue_measures = stored.nnue_measures.map(restore).transpose()?;
+    let matches = read_matches(matches_dir)?;
+    let nnue_matches = read_matches(&matches_dir.join("nnue"))?;
+    let claims = claims(&measures, nnue_measures.as_deref(), &matches, &nnue_matches);
+    Ok(ReportData {
+        command: stored.command,
+        version: env!("CARGO_PKG_VERSION"),
+        build: stored.build,
+        jobs: stored.jobs.max(1),
+        config: stored.config,
+        measures,
+        nnue_measures,
+        nnue_note: stored.nnue_note,
+        matches,
+        nnue_matches,
+        matches_dir: matches_dir.display().to_string(),
+        claims,
+        elapsed_s: stored.elapsed_s,
+        redrawn_by,
+    })
 }
 
 /// How [`collect_with`] runs: threads and the build to name.
@@ -242,6 +336,7 @@ pub fn collect_with(
         matches_dir: matches_dir.display().to_string(),
         claims,
         elapsed_s: start.elapsed().as_secs_f64(),
+        redrawn_by: None,
     })
 }
 
@@ -553,6 +648,27 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
 /// `lull report`: measure, then write the report. Exit code 2 for bad arguments or stored
 /// matches that cannot be read, 1 when writing fails.
 pub fn run(args: ReportArgs) -> ExitCode {
+    if args.replot {
+        let data = match reload(
+            &args.out.join("data.json"),
+            &args.matches,
+            args.build.clone(),
+        ) {
+            Ok(d) => d,
+            Err(e) => return fail(2, e),
+        };
+        return match write_report(&data, &args.out) {
+            Ok(files) => {
+                println!(
+                    "report redrawn in {} ({} files)",
+                    args.out.join("index.html").display(),
+                    files.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(1, e),
+        };
+    }
     let config = if args.quick {
         MeasureConfig::quick()
     } else {

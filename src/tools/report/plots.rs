@@ -9,6 +9,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::matches::{elo_text, MatchResult};
 use super::measure::VariantMeasure;
@@ -474,14 +475,32 @@ pub fn wac_budget(panels: &[Panel<'_>]) -> Result<Figure, String> {
                 .max_light_lines(0)
                 .label_style(("sans-serif", 13))
                 .axis_desc_style(("sans-serif", 14))
-                .x_labels(budgets.len().max(2) + 2)
+                // The budgets' own ticks are drawn below (plotters' log key points miss them).
+                .x_labels(0)
                 .y_labels(6)
-                .x_label_formatter(&count)
+                .x_label_formatter(&|x| {
+                    if budgets.iter().any(|b| (x / b - 1.0).abs() < 0.02) {
+                        count(x)
+                    } else {
+                        String::new()
+                    }
+                })
                 .y_label_formatter(&integer)
                 .x_desc(x_label)
                 .y_desc(&y_label)
                 .draw()
                 .map_err(err)?;
+            let base = area.get_base_pixel();
+            let style = TextStyle::from(("sans-serif", 13).into_font())
+                .pos(Pos::new(HPos::Center, VPos::Top));
+            for &b in &budgets {
+                let (x, y) = chart.backend_coord(&(b, 0.0));
+                let (x, y) = (x - base.0, y - base.1);
+                area.draw(&PathElement::new(vec![(x, y), (x, y + 5)], BLACK))
+                    .map_err(err)?;
+                area.draw(&Text::new(count(&b), (x, y + 8), style.clone()))
+                    .map_err(err)?;
+            }
             for (k, m) in ms.iter().enumerate() {
                 let pts: Vec<(f64, f64)> = m
                     .wac

@@ -223,10 +223,15 @@ fn method(data: &ReportData) -> String {
         .first()
         .and_then(|m| m.wac.first())
         .map_or(0, |w| w.total);
-    let build = data
+    let mut build = data
         .build
         .as_ref()
         .map_or(String::new(), |b| format!(", build {b}"));
+    if let Some(r) = &data.redrawn_by {
+        build.push_str(&format!(
+            "; figures and pages redrawn from data.json by `lull report --replot`, build {r}"
+        ));
+    }
     let evaluations = if data.nnue_measures.is_some() {
         "with the hand-crafted evaluation and with the network (NNUE), "
     } else {
