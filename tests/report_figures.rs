@@ -188,6 +188,8 @@ fn every_figure_has_both_evaluations_axis_labels_and_integer_ticks() {
     // Every node budget of the WAC figure has its tick label, in both panels.
     let wac = std::fs::read_to_string(out.join("wac_budget.svg")).unwrap();
     let labels: Vec<String> = svg_texts(&wac).into_iter().map(|(_, c)| c).collect();
+    let ticks: Vec<&String> = labels.iter().filter(|c| c.ends_with('k')).collect();
+    assert_eq!(ticks.len(), 4, "no other x tick label: {ticks:?}");
     for budget in ["2k", "6k"] {
         let n = labels.iter().filter(|c| *c == budget).count();
         assert_eq!(n, 2, "tick {budget} in {labels:?}");

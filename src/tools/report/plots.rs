@@ -475,8 +475,10 @@ pub fn wac_budget(panels: &[Panel<'_>]) -> Result<Figure, String> {
                 .max_light_lines(0)
                 .label_style(("sans-serif", 13))
                 .axis_desc_style(("sans-serif", 14))
-                // The budgets' own ticks are drawn below (plotters' log key points miss them).
+                // The budgets' own ticks are drawn below (plotters' log key points miss them);
+                // plotters' own x labels stay empty.
                 .x_labels(0)
+                .x_label_formatter(&|_| String::new())
                 .y_labels(6)
                 .x_label_formatter(&|x| {
                     if budgets.iter().any(|b| (x / b - 1.0).abs() < 0.02) {
