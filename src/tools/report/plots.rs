@@ -480,13 +480,6 @@ pub fn wac_budget(panels: &[Panel<'_>]) -> Result<Figure, String> {
                 .x_labels(0)
                 .x_label_formatter(&|_| String::new())
                 .y_labels(6)
-                .x_label_formatter(&|x| {
-                    if budgets.iter().any(|b| (x / b - 1.0).abs() < 0.02) {
-                        count(x)
-                    } else {
-                        String::new()
-                    }
-                })
                 .y_label_formatter(&integer)
                 .x_desc(x_label)
                 .y_desc(&y_label)
