@@ -156,8 +156,12 @@ fn count(v: &f64) -> String {
         format!("{:.0}k", v / 1e3)
     } else if v >= 1.0 {
         format!("{v:.0}")
+    } else if v > 0.0 {
+        // One significant digit: 0.1, 0.01, 0.001.
+        let digits = (-v.log10()).ceil().max(1.0) as usize;
+        format!("{v:.digits$}")
     } else {
-        format!("{v:.2}")
+        "0".to_string()
     }
 }
 
@@ -660,5 +664,8 @@ mod tests {
         assert_eq!(count(&2_000_000.0), "2M");
         assert_eq!(count(&1_500_000.0), "1.5M");
         assert_eq!(count(&300.0), "300");
+        assert_eq!(count(&0.1), "0.1");
+        assert_eq!(count(&0.01), "0.01");
+        assert_eq!(count(&0.001), "0.001");
     }
 }
