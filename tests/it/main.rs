@@ -28,6 +28,12 @@ mod explore;
 #[cfg(feature = "tools")]
 mod explore_browser;
 #[cfg(feature = "tools")]
+mod explore_interactions;
+#[cfg(feature = "tools")]
+mod explore_tour;
+#[cfg(feature = "tools")]
+mod explore_tree_api;
+#[cfg(feature = "tools")]
 mod gui_options;
 #[cfg(feature = "tools")]
 mod memory_limit;
@@ -43,6 +49,8 @@ mod openbench;
 mod qtree;
 #[cfg(feature = "tools")]
 mod report;
+#[cfg(feature = "tools")]
+mod report_figures;
 #[cfg(feature = "tools")]
 mod shards;
 #[cfg(feature = "tools")]

@@ -200,9 +200,11 @@ fn with_a_network_both_evaluations_stand_side_by_side() {
     let out = temp_file_of("report", "nnue-out");
     write_report(&data, &out).unwrap();
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(html.contains("<img src=\"nnue_qply_histogram.svg\""));
-    assert!(!html.contains("waits for the network"));
-    assert!(html.contains("<td>not measured with the network</td>"));
+    // Both evaluations in one figure: the network's panel beside the hand-crafted one.
+    let qply = std::fs::read_to_string(out.join("qply_histogram.svg")).unwrap();
+    assert!(qply.contains("hand-crafted evaluation") && qply.contains("NNUE"));
+    assert!(!html.contains("no network in this build"));
+    assert!(html.contains("<td class=\"nnue\">not measured with the network</td>"));
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_file(&net);
 }
