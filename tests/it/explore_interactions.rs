@@ -9,16 +9,13 @@
 //! turns (one browser at a time). With `LULL_SCREENSHOTS=DIR` they also save the screenshots
 //! of docs/img (`tree-view.png`, `ab-view.png`, `tour-quiet-check.png`) into DIR.
 
-#[path = "support/webdriver.rs"]
-mod webdriver;
-
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Mutex;
 
+use crate::webdriver::{score_value, Browser};
 use lull::tools::explore::tour::tour;
 use lull::tools::explore::ExploreServer;
 use serde_json::json;
-use webdriver::{score_value, Browser};
 
 /// One browser at a time: the tests share two cores with the rest of the suite.
 static TURN: Mutex<()> = Mutex::new(());

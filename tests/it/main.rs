@@ -66,6 +66,9 @@ mod uci_protocol;
 #[cfg(feature = "tools")]
 mod wdl;
 #[cfg(feature = "tools")]
+#[path = "support/webdriver.rs"]
+mod webdriver;
+#[cfg(feature = "tools")]
 mod xboard;
 #[cfg(feature = "tools")]
 mod xboard_gui;
