@@ -333,6 +333,10 @@ fn each_tour_stop_opens_with_its_settings() {
                 assert_eq!(b.text("#best-without-qsearch"), "Kf1");
                 assert_eq!(b.text("#best-with-qsearch"), "a7");
             }
+            "null-move-zugzwang" => {
+                assert_eq!(b.text("#best-a"), "Rd8");
+                assert_eq!(b.text("#best-b"), "Nxd5");
+            }
             other => panic!("a tour stop without a check: {other}"),
         }
     }

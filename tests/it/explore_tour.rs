@@ -105,7 +105,8 @@ fn every_tour_stop_shows_what_its_text_says() {
             "pinned-piece",
             "overloaded-defender",
             "quiet-check",
-            "promotion-race"
+            "promotion-race",
+            "null-move-zugzwang"
         ]
     );
     for stop in &stops {
@@ -171,6 +172,14 @@ fn every_tour_stop_shows_what_its_text_says() {
                     score(q),
                     score(w)
                 );
+            }
+            "null-move-zugzwang" => {
+                // A passes where it cannot afford to and misses ...Nxd5; B finds it.
+                let (a, b) = (&r["a"], &r["b"]);
+                assert_eq!(r["mode"], "ab");
+                assert_eq!(a["best"], "Rd8");
+                assert_eq!(b["best"], "Nxd5");
+                assert!(score(a) < 0 && score(b) > 0, "{} / {}", score(a), score(b));
             }
             other => panic!("a tour stop without a check: {other}"),
         }
