@@ -1,8 +1,9 @@
 //! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-3.nnue`, or
 //! the file named by the environment variable `EVALFILE` (OpenBench passes it; a relative
 //! path is taken from the repository root). The file is checked the way the engine reads it
-//! (magic, version, size for its hidden width), so that a wrong file fails the build instead
-//! of leaving a binary that silently falls back to the hand-crafted evaluation.
+//! (magic, version, output buckets, size for its hidden width and buckets), so that a wrong
+//! file fails the build instead of leaving a binary that silently falls back to the
+//! hand-crafted evaluation.
 
 use std::path::PathBuf;
 
@@ -11,7 +12,10 @@ use std::path::PathBuf;
 mod format {
     include!("src/nnue/format.rs");
 }
-use format::{file_size, HEADER_BYTES, HIDDEN_STEP, MAGIC, MAX_HIDDEN, VERSION};
+use format::{
+    bucketed_file_size, HEADER_BYTES, HIDDEN_STEP, MAGIC, MAX_HIDDEN, OUTPUT_BUCKET_COUNTS,
+    VERSION, VERSION_BUCKETED,
+};
 
 const DEFAULT_NET: &str = "nets/lull-3.nnue";
 
@@ -46,8 +50,11 @@ fn check(bytes: &[u8]) -> Result<(), String> {
     if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
         return Err("no LULLNNUE magic".to_string());
     }
-    if u32_at(8)? != VERSION {
-        return Err(format!("format version {}, not {VERSION}", u32_at(8)?));
+    let version = u32_at(8)?;
+    if version != VERSION && version != VERSION_BUCKETED {
+        return Err(format!(
+            "format version {version}, not {VERSION} or {VERSION_BUCKETED}"
+        ));
     }
     let n = u32_at(12)? as usize;
     if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_STEP) {
@@ -55,9 +62,22 @@ fn check(bytes: &[u8]) -> Result<(), String> {
             "hidden size {n} (not a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN})"
         ));
     }
-    let size = file_size(n);
+    let buckets = if version == VERSION {
+        1
+    } else {
+        u32_at(HEADER_BYTES)? as usize
+    };
+    if version == VERSION_BUCKETED && (buckets == 1 || !OUTPUT_BUCKET_COUNTS.contains(&buckets)) {
+        return Err(format!(
+            "{buckets} output buckets in a version {version} file"
+        ));
+    }
+    let size = bucketed_file_size(n, buckets);
     if bytes.len() != size {
-        return Err(format!("{} bytes, not {size} for N = {n}", bytes.len()));
+        return Err(format!(
+            "{} bytes, not {size} for N = {n} and {buckets} output bucket(s)",
+            bytes.len()
+        ));
     }
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! The NNUE evaluation: the incremental accumulators against a fresh refresh over random
 //! games (every kind of move, Chess960 castling included), the output against a scalar
-//! reference and against the float model, the file format (round trip, every bad file), the
-//! options, and searches with a network. The networks are random, from a seeded generator:
-//! no file is needed.
+//! reference (with one output bucket and with eight) and against the float model, the file
+//! format (round trip, every bad file, the shipped networks), the options, and searches with
+//! a network. The networks are random, from a seeded generator: no file is needed, except
+//! for the check of the networks in `nets/`.
 
 // The reference implementations below index as the specification's formulas do.
 #![allow(clippy::needless_range_loop)]
@@ -14,7 +15,7 @@ use std::sync::Arc;
 
 use cozy_chess::{Board, Color, Move, Piece};
 use lull::bench::run_bench;
-use lull::nnue::{file_size, Network, MAGIC, QA, QB, SCALE};
+use lull::nnue::{bucketed_file_size, file_size, Network, MAGIC, QA, QB, SCALE};
 use lull::options::apply_option;
 use lull::position::{Position, STARTPOS_FEN};
 use lull::search::stack::NnueStack;
@@ -55,8 +56,10 @@ struct Weights {
     hidden: usize,
     w1: Vec<i16>,
     b1: Vec<i16>,
+    /// One output layer of `2 * hidden` weights per bucket, bucket by bucket.
     w2: Vec<i16>,
-    b2: i32,
+    /// One output bias per bucket: its length is the bucket count.
+    b2: Vec<i32>,
 }
 
 impl Weights {
@@ -68,7 +71,7 @@ impl Weights {
         let w1 = v(768 * hidden, -60, 60);
         let b1 = v(hidden, -40, 200);
         let w2 = v(2 * hidden, -127, 127);
-        let b2 = Rng(seed ^ 1).int(-200_000, 200_000) as i32;
+        let b2 = vec![Rng(seed ^ 1).int(-200_000, 200_000) as i32];
         Self {
             hidden,
             w1,
@@ -78,17 +81,68 @@ impl Weights {
         }
     }
 
-    /// The file, written from the specification.
+    /// The same input layer with `buckets` random output layers instead of the one.
+    fn with_buckets(&self, buckets: usize, seed: u64) -> Self {
+        let mut rng = Rng(seed);
+        let w2 = (0..2 * self.hidden * buckets)
+            .map(|_| rng.int(-127, 127) as i16)
+            .collect();
+        let b2 = (0..buckets)
+            .map(|_| rng.int(-200_000, 200_000) as i32)
+            .collect();
+        Self {
+            w2,
+            b2,
+            ..self.clone()
+        }
+    }
+
+    fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
+    /// The file, written from the specification: version 1 for one output bucket, version 2
+    /// (with the bucket count after SCALE) for more.
     fn bytes(&self) -> Vec<u8> {
         let mut out = b"LULLNNUE".to_vec();
-        for v in [1u32, self.hidden as u32, 255, 64, 400] {
+        let version = if self.buckets() == 1 { 1u32 } else { 2 };
+        for v in [version, self.hidden as u32, 255, 64, 400] {
             out.extend(v.to_le_bytes());
+        }
+        if version == 2 {
+            out.extend((self.buckets() as u32).to_le_bytes());
         }
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend(w.to_le_bytes());
         }
-        out.extend(self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend(b.to_le_bytes());
+        }
         out
+    }
+
+    /// A version 1 file read by the specification (for the shipped networks).
+    fn from_version_1(bytes: &[u8]) -> Self {
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        assert_eq!(&bytes[..8], b"LULLNNUE");
+        assert_eq!(u32_at(8), 1);
+        let hidden = u32_at(12) as usize;
+        let i16s: Vec<i16> = bytes[28..bytes.len() - 4]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        assert_eq!(i16s.len(), 768 * hidden + 3 * hidden);
+        let (w1, rest) = i16s.split_at(768 * hidden);
+        let (b1, w2) = rest.split_at(hidden);
+        Self {
+            hidden,
+            w1: w1.to_vec(),
+            b1: b1.to_vec(),
+            w2: w2.to_vec(),
+            b2: vec![i32::from_le_bytes(
+                bytes[bytes.len() - 4..].try_into().unwrap(),
+            )],
+        }
     }
 
     fn network(&self) -> Network {
@@ -119,20 +173,32 @@ impl Weights {
         acc
     }
 
+    /// The output bucket of the specification: `(pieces - 2) / 4` with eight buckets.
+    fn bucket(&self, board: &Board) -> usize {
+        match self.buckets() {
+            1 => 0,
+            8 => (board.occupied().len() as usize - 2) / 4,
+            b => panic!("{b} buckets"),
+        }
+    }
+
     /// The quantised output of the specification, straightforwardly: squares of the clamped
-    /// accumulators times the output weights, `/ QA`, `+ b2`, `* SCALE / (QA * QB)`.
+    /// accumulators times the output weights of the position's bucket, `/ QA`, `+ b2`,
+    /// `* SCALE / (QA * QB)`.
     fn reference_output(&self, board: &Board) -> i32 {
         let n = self.hidden;
         let stm = board.side_to_move();
         let us = self.accumulator(board, stm);
         let them = self.accumulator(board, !stm);
+        let k = self.bucket(board);
+        let w2 = &self.w2[2 * n * k..2 * n * (k + 1)];
         let mut s: i64 = 0;
         for j in 0..n {
-            s += us[j].clamp(0, 255).pow(2) * i64::from(self.w2[j]);
-            s += them[j].clamp(0, 255).pow(2) * i64::from(self.w2[n + j]);
+            s += us[j].clamp(0, 255).pow(2) * i64::from(w2[j]);
+            s += them[j].clamp(0, 255).pow(2) * i64::from(w2[n + j]);
         }
         let s = s / 255;
-        ((s + i64::from(self.b2)) * 400 / (255 * 64)) as i32
+        ((s + i64::from(self.b2[k])) * 400 / (255 * 64)) as i32
     }
 }
 
@@ -170,7 +236,7 @@ impl FloatNet {
             w1: q(&self.w1, 255.0),
             b1: q(&self.b1, 255.0),
             w2: q(&self.w2, 64.0),
-            b2: (self.b2 * 255.0 * 64.0).round() as i32,
+            b2: vec![(self.b2 * 255.0 * 64.0).round() as i32],
         }
     }
 
@@ -182,7 +248,7 @@ impl FloatNet {
             w1: d(&w.w1, 255.0),
             b1: d(&w.b1, 255.0),
             w2: d(&w.w2, 64.0),
-            b2: f64::from(w.b2) / (255.0 * 64.0),
+            b2: f64::from(w.b2[0]) / (255.0 * 64.0),
         }
     }
 
@@ -335,6 +401,14 @@ fn incremental_accumulators_equal_a_fresh_refresh_over_random_games() {
     let net = weights.network();
     let mut portable = net.clone();
     portable.use_portable_loops();
+    // Eight output buckets on the same input layer: the same accumulators, the output layer
+    // of each position's bucket, the AVX2 and plain loops bit for bit.
+    let bucketed = weights.with_buckets(8, 17);
+    let bucketed_net = bucketed.network();
+    assert_eq!(bucketed_net.output_buckets(), 8);
+    let mut bucketed_portable = bucketed_net.clone();
+    bucketed_portable.use_portable_loops();
+    let mut buckets_seen = [0u32; 8];
     let mut rng = Rng(2024);
     let mut kinds = Kinds::default();
     let mut checked = 0;
@@ -376,15 +450,25 @@ fn incremental_accumulators_equal_a_fresh_refresh_over_random_games() {
             portable.update(&acc, &parent, pos.board(), &mut plain);
             assert_eq!(plain, child);
             assert_eq!(
-                portable.output(&plain, pos.side_to_move()),
-                net.output(&child, pos.side_to_move())
+                portable.output(&plain, pos.board()),
+                net.output(&child, pos.board())
             );
             // And the evaluation is the specification's.
             assert_eq!(
-                net.output(&child, pos.side_to_move()),
+                net.output(&child, pos.board()),
                 weights.reference_output(pos.board()),
                 "{}",
                 pos.fen()
+            );
+            // The bucketed network, from the same accumulators.
+            let bucket = bucketed_net.bucket(pos.board());
+            buckets_seen[bucket] += 1;
+            let got = bucketed_net.output(&child, pos.board());
+            assert_eq!(bucketed_portable.output(&plain, pos.board()), got);
+            assert_eq!(got, bucketed.reference_output(pos.board()), "{}", pos.fen());
+            assert_eq!(
+                got,
+                bucketed_net.output_in_bucket(&child, pos.side_to_move(), bucket)
             );
             acc = child;
             checked += 1;
@@ -404,6 +488,10 @@ fn incremental_accumulators_equal_a_fresh_refresh_over_random_games() {
     ] {
         assert!(n >= 5, "only {n} {what}: {kinds:?}");
     }
+    assert!(
+        buckets_seen.iter().filter(|&&n| n >= 20).count() >= 6,
+        "the games reach few buckets: {buckets_seen:?}"
+    );
 }
 
 /// The search's stack of accumulators, driven as the search drives it: moves, null moves and
@@ -411,11 +499,13 @@ fn incremental_accumulators_equal_a_fresh_refresh_over_random_games() {
 /// date at once), always equal to an evaluation from scratch.
 #[test]
 fn the_search_stack_evaluates_like_a_fresh_network() {
-    let net = Arc::new(Weights::random(48, 11).network());
+    let one = Weights::random(48, 11);
+    let nets = [one.network(), one.with_buckets(8, 12).network()];
     let mut rng = Rng(99);
     let mut stack = NnueStack::default();
     let mut evaluated = 0;
-    for fen in STARTS {
+    for (fen, net) in STARTS.iter().flat_map(|f| nets.iter().map(move |n| (f, n))) {
+        let net = Arc::new(net.clone());
         let mut pos = Position::from_fen(fen).unwrap();
         // A game before the root: the stack counts plies from the root, not the game start.
         for _ in 0..4 {
@@ -451,7 +541,7 @@ fn the_search_stack_evaluates_like_a_fresh_network() {
             }
         }
     }
-    assert!(evaluated > 1000, "{evaluated}");
+    assert!(evaluated > 2000, "{evaluated}");
     // Without a network the stack is inactive.
     stack.start(None, &Position::startpos());
     assert!(!stack.is_active());
@@ -470,17 +560,72 @@ const FIXED: &[&str] = &[
 #[test]
 fn the_output_is_the_specifications_integer_for_integer() {
     for (hidden, seed) in [(16, 1), (32, 2), (128, 3), (1024, 4)] {
-        let weights = Weights::random(hidden, seed);
-        let net = weights.network();
-        let mut nonzero = 0;
-        for fen in FIXED {
-            let board = Position::from_fen(fen).unwrap().board().clone();
-            let reference = weights.reference_output(&board);
-            assert_eq!(net.evaluate(&board), reference, "N={hidden} {fen}");
-            nonzero += i32::from(reference != 0);
+        let one = Weights::random(hidden, seed);
+        for weights in [one.clone(), one.with_buckets(8, seed + 10)] {
+            let net = weights.network();
+            let buckets = weights.buckets();
+            let mut portable = net.clone();
+            portable.use_portable_loops();
+            let mut nonzero = 0;
+            for fen in FIXED {
+                let board = Position::from_fen(fen).unwrap().board().clone();
+                let reference = weights.reference_output(&board);
+                assert_eq!(
+                    net.evaluate(&board),
+                    reference,
+                    "N={hidden} B={buckets} {fen}"
+                );
+                assert_eq!(
+                    portable.evaluate(&board),
+                    reference,
+                    "N={hidden} B={buckets} {fen}"
+                );
+                nonzero += i32::from(reference != 0);
+            }
+            assert!(
+                nonzero >= 4,
+                "N={hidden} B={buckets}: the outputs are mostly zero"
+            );
         }
-        assert!(nonzero >= 4, "N={hidden}: the outputs are mostly zero");
     }
+}
+
+/// Each bucket's output layer is the one the position's piece count names, and no other:
+/// in a network whose buckets differ only in their biases, each position's evaluation is
+/// the one-bucket network's plus its bucket's bias.
+#[test]
+fn each_position_is_evaluated_with_its_buckets_output_layer() {
+    let one = Weights::random(16, 21);
+    let mut bucketed = one.with_buckets(8, 22);
+    // Every bucket gets the one-bucket network's output weights, and the bias plus
+    // k * 4080, which is k * 100 cp (4080 * 400 / (255 * 64) = 100).
+    bucketed.w2 = one.w2.repeat(8);
+    bucketed.b2 = (0..8).map(|k| one.b2[0] + k * 4080).collect();
+    let (plain, net) = (one.network(), bucketed.network());
+    let mut seen = [0u32; 8];
+    for fen in FIXED.iter().chain(STARTS) {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut rng = Rng(fen.len() as u64);
+        for _ in 0..150 {
+            let board = pos.board();
+            let k = (board.occupied().len() as usize - 2) / 4;
+            assert_eq!(net.bucket(board), k);
+            seen[k] += 1;
+            let got = net.evaluate(board);
+            assert_eq!(got, bucketed.reference_output(board), "{}", pos.fen());
+            // Within a centipawn of the bias (the truncating division).
+            let delta = got - plain.evaluate(board) - 100 * k as i32;
+            assert!(delta.abs() <= 1, "{}: bucket {k}, {delta}", pos.fen());
+            let Some(mv) = pick(&pos, &mut rng) else {
+                break;
+            };
+            pos.play(mv);
+        }
+    }
+    assert!(
+        seen.iter().filter(|&&n| n > 0).count() >= 6,
+        "the games reach few buckets: {seen:?}"
+    );
 }
 
 /// The quantised network against the float model of the trainer. Against the quantised
@@ -528,20 +673,70 @@ fn the_output_matches_the_float_model() {
 #[test]
 fn files_round_trip_identically() {
     for hidden in [16, 128, 1024] {
-        let weights = Weights::random(hidden, hidden as u64);
-        let bytes = weights.bytes();
-        assert_eq!(bytes.len(), file_size(hidden));
-        let net = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(net.hidden(), hidden);
-        assert_eq!(net.to_bytes(), bytes);
-        assert_eq!(net.input_weights(), &weights.w1[..]);
-        assert_eq!(net.hidden_biases(), &weights.b1[..]);
-        assert_eq!(net.output_weights(), &weights.w2[..]);
-        assert_eq!(net.output_bias(), weights.b2);
-        assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+        let one = Weights::random(hidden, hidden as u64);
+        for weights in [one.clone(), one.with_buckets(8, hidden as u64 + 1)] {
+            let buckets = weights.buckets();
+            let bytes = weights.bytes();
+            assert_eq!(bytes.len(), bucketed_file_size(hidden, buckets));
+            let net = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(net.hidden(), hidden);
+            assert_eq!(net.output_buckets(), buckets);
+            assert_eq!(net.to_bytes(), bytes);
+            assert_eq!(net.input_weights(), &weights.w1[..]);
+            assert_eq!(net.hidden_biases(), &weights.b1[..]);
+            assert_eq!(net.output_weights(), &weights.w2[..]);
+            assert_eq!(net.output_biases(), &weights.b2[..]);
+            assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+            // Written to a file and loaded back: the same network.
+            let path = temp_file(&format!("round-trip-{hidden}-{buckets}.nnue"), &bytes);
+            assert_eq!(Network::load(&path).unwrap(), net);
+            let _ = std::fs::remove_file(path);
+        }
+        assert_eq!(file_size(hidden), bucketed_file_size(hidden, 1));
+        // Seven more output layers: 7 * (2N weights + 1 bias), and B in the header.
+        assert_eq!(
+            bucketed_file_size(hidden, 8),
+            file_size(hidden) + 4 + 7 * (2 * 2 * hidden + 4)
+        );
     }
+    // A bucketed network differs from its one-bucket twin.
+    let one = Weights::random(16, 40);
+    assert_ne!(one.network(), one.with_buckets(8, 41).network());
     assert_eq!(&MAGIC[..], b"LULLNNUE");
     assert_eq!((QA, QB, SCALE), (255, 64, 400));
+}
+
+/// The networks in `nets/` (format version 1, written before output buckets) read as one
+/// output bucket, write back byte for byte and evaluate exactly as the specification's one
+/// output layer, read from the file by this test; the embedded network is one of them.
+#[test]
+fn the_shipped_networks_read_as_one_bucket_and_evaluate_as_before() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let mut embedded = 0;
+    for name in ["lull-1.nnue", "lull-2.nnue", "lull-3.nnue"] {
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len(), file_size(128), "{name}");
+        let net = Network::load(&path).unwrap();
+        assert_eq!(net.output_buckets(), 1, "{name}");
+        assert_eq!(net.to_bytes(), bytes, "{name}");
+        let weights = Weights::from_version_1(&bytes);
+        for fen in FIXED.iter().chain(STARTS) {
+            let board = Position::from_fen(fen).unwrap().board().clone();
+            assert_eq!(
+                net.evaluate(&board),
+                weights.reference_output(&board),
+                "{name} {fen}"
+            );
+        }
+        if lull::nnue::DEFAULT_NET == Some(&bytes[..]) {
+            assert_eq!(*Network::embedded().unwrap(), net);
+            embedded += 1;
+        }
+    }
+    if option_env!("EVALFILE").is_none_or(|p| p.trim().is_empty()) {
+        assert_eq!(embedded, 1, "the embedded network is nets/lull-3.nnue");
+    }
 }
 
 /// A file in the temporary directory, unique to this test process and `name`.
@@ -563,6 +758,19 @@ fn bad_files() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     trailing.push(0);
     let mut magic = good.clone();
     magic[0] = b'X';
+    // Eight output buckets: version 2, B at offset 28, the weights from offset 32.
+    let good8 = Weights::random(16, 3).with_buckets(8, 4).bytes();
+    let with8 = |at: usize, v: u32| {
+        let mut b = good8.clone();
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    // A version 2 header that says 8 buckets on the body of a one-bucket network.
+    let mut one_layer = with(8, 2);
+    one_layer.splice(28..28, 8u32.to_le_bytes());
+    let mut w2_range8 = good8.clone();
+    let at = 32 + 2 * (768 * 16 + 16 + 5 * 32 + 17);
+    w2_range8[at..at + 2].copy_from_slice(&(-300i16).to_le_bytes());
     vec![
         ("empty", Vec::new(), "too short"),
         ("header-only", good[..20].to_vec(), "too short"),
@@ -570,7 +778,8 @@ fn bad_files() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         ("half", good[..good.len() / 2].to_vec(), "truncated"),
         ("trailing", trailing, "trailing bytes"),
         ("magic", magic, "magic"),
-        ("version", with(8, 2), "version 2"),
+        ("version", with(8, 3), "version 3"),
+        ("version-0", with(8, 0), "version 0"),
         ("hidden-odd", with(12, 24), "hidden size 24"),
         ("hidden-big", with(12, 2048), "hidden size 2048"),
         ("hidden-zero", with(12, 0), "hidden size 0"),
@@ -588,6 +797,62 @@ fn bad_files() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             },
             "output weight 0 is 200",
         ),
+        (
+            "buckets-3",
+            with8(28, 3),
+            "3 output buckets is not supported (1 or 8)",
+        ),
+        (
+            "buckets-0",
+            with8(28, 0),
+            "0 output buckets is not supported",
+        ),
+        (
+            "buckets-16",
+            with8(28, 16),
+            "16 output buckets is not supported",
+        ),
+        (
+            "buckets-huge",
+            with8(28, u32::MAX),
+            "output buckets is not supported",
+        ),
+        (
+            "buckets-1-in-version-2",
+            with8(28, 1),
+            "says 1 output bucket (a network with one output bucket is written as version 1)",
+        ),
+        (
+            "bucketed-header-only",
+            good8[..30].to_vec(),
+            "too short for a version 2 network file",
+        ),
+        (
+            "bucketed-truncated",
+            good8[..good8.len() - 1].to_vec(),
+            "hidden size 16 and 8 output bucket(s) has",
+        ),
+        (
+            "bucketed-no-biases",
+            good8[..good8.len() - 4 * 8].to_vec(),
+            "truncated",
+        ),
+        (
+            "bucketed-half-output-layer",
+            good8[..32 + 2 * (768 * 16 + 16 + 4 * 32)].to_vec(),
+            "truncated",
+        ),
+        (
+            "bucketed-one-output-layer",
+            one_layer,
+            "and 8 output bucket(s) has 25184 bytes, this one has 24708 (truncated)",
+        ),
+        (
+            "bucketed-read-as-version-1",
+            with8(8, 1),
+            "and 1 output bucket(s) has 24704 bytes, this one has 25184 (trailing bytes)",
+        ),
+        ("bucketed-w2-range", w2_range8, "output weight 177 is -300"),
     ]
 }
 

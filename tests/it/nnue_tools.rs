@@ -5,7 +5,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use lull::nnue::file_size;
+use lull::nnue::{bucketed_file_size, file_size, Network};
 use lull::tools::packed::{records_from_bytes, PackedRecord};
 
 use common::{run_lull as lull, text};
@@ -148,7 +148,58 @@ fn datagen_convert_merge_and_train_run_end_to_end() {
         std::fs::read(&resumed).unwrap(),
         std::fs::read(&net).unwrap()
     );
-    // 6. The next generation's games: the same seed played with the network just trained
+    // 6. Eight output buckets: a network of the bucketed format that the engine loads, its
+    // checkpoint, and a resumption that asks for another bucket count is refused.
+    let net8 = temp_file("net8.nnue");
+    let dir8 = temp_file("checkpoints8");
+    let out = lull(&[
+        "train",
+        path(&merged),
+        "-o",
+        path(&net8),
+        "--hidden",
+        "16",
+        "--output-buckets",
+        "8",
+        "--epochs",
+        "1",
+        "--batch",
+        "32",
+        "--threads",
+        "2",
+        "--checkpoint-dir",
+        path(&dir8),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("(768 -> 16) x 2 -> 1, 8 output buckets"),
+        "{}",
+        text(&out.stderr)
+    );
+    let bytes8 = std::fs::read(&net8).unwrap();
+    assert_eq!(bytes8.len(), bucketed_file_size(16, 8));
+    let loaded = Network::load(&net8).unwrap();
+    assert_eq!(loaded.output_buckets(), 8);
+    assert_eq!(loaded.to_bytes(), bytes8);
+    let out = lull(&[
+        "train",
+        path(&merged),
+        "-o",
+        path(&temp_file("net8-again.nnue")),
+        "--output-buckets",
+        "1",
+        "--epochs",
+        "2",
+        "--resume",
+        path(&dir8.join("lull-16-1.ckpt")),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--output-buckets 1 but the checkpoint has 8 output bucket(s)"),
+        "{}",
+        text(&out.stderr)
+    );
+    // 7. The next generation's games: the same seed played with the network just trained
     // (not the embedded one of step 1) gives other games (its scores, its moves), in the
     // same format.
     let gen1 = temp_file("gen1.bin");
@@ -176,10 +227,12 @@ fn datagen_convert_merge_and_train_run_end_to_end() {
         &net,
         &resumed,
         &gen1,
+        &net8,
     ] {
         let _ = std::fs::remove_file(f);
     }
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir8);
 }
 
 #[test]
@@ -282,6 +335,20 @@ fn bad_inputs_are_errors_not_panics() {
         2,
         "[0, 1]",
     );
+    for buckets in ["0", "3", "16"] {
+        check(
+            &[
+                "train",
+                path(&good),
+                "-o",
+                path(&out_file),
+                "--output-buckets",
+                buckets,
+            ],
+            2,
+            &format!("{buckets} output buckets is not supported (1 or 8)"),
+        );
+    }
     check(
         &[
             "data",

@@ -173,7 +173,7 @@ fn small_network_file() -> std::path::PathBuf {
     let w1: Vec<i16> = (0..768 * hidden).map(|_| next(-60, 60)).collect();
     let b1: Vec<i16> = (0..hidden).map(|_| next(-40, 200)).collect();
     let w2: Vec<i16> = (0..2 * hidden).map(|_| next(-127, 127)).collect();
-    let net = lull::nnue::Network::from_parts(hidden, w1, b1, w2, 1000).unwrap();
+    let net = lull::nnue::Network::from_parts(hidden, w1, b1, w2, vec![1000]).unwrap();
     let path = temp_file_of("report", "net.nnue");
     std::fs::write(&path, net.to_bytes()).unwrap();
     path

@@ -567,13 +567,24 @@ fn prop_polyglot_100k() {
 // Network files (`EvalFile`)
 
 /// A valid network file of the specification (docs/nnue.md) with N = 16 and small
-/// pseudo-random weights (the output weights within the loader's +/- 128).
+/// pseudo-random weights (the output weights within the loader's +/- 128): format version 1
+/// with one output bucket.
 fn valid_net() -> Vec<u8> {
+    valid_net_with_buckets(1)
+}
+
+/// [`valid_net`] with `buckets` output buckets (1: version 1; 8: version 2, the bucket count
+/// after the header, eight output layers).
+fn valid_net_with_buckets(buckets: usize) -> Vec<u8> {
     const N: usize = 16;
     let mut bytes = Vec::new();
     bytes.extend_from_slice(b"LULLNNUE");
-    for field in [1u32, N as u32, 255, 64, 400] {
+    let version = if buckets == 1 { 1u32 } else { 2 };
+    for field in [version, N as u32, 255, 64, 400] {
         bytes.extend_from_slice(&field.to_le_bytes());
+    }
+    if buckets != 1 {
+        bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
     }
     let mut x: u32 = 12345;
     let mut next = |range: i32| {
@@ -583,10 +594,12 @@ fn valid_net() -> Vec<u8> {
     for _ in 0..(768 * N + N) {
         bytes.extend_from_slice(&(next(60) as i16).to_le_bytes());
     }
-    for _ in 0..(2 * N) {
+    for _ in 0..(2 * N * buckets) {
         bytes.extend_from_slice(&(next(100) as i16).to_le_bytes());
     }
-    bytes.extend_from_slice(&(next(5000)).to_le_bytes());
+    for _ in 0..buckets {
+        bytes.extend_from_slice(&(next(5000)).to_le_bytes());
+    }
     bytes
 }
 
@@ -601,7 +614,12 @@ fn nets() -> BoxedStrategy<Vec<u8>> {
             bytes.extend(body);
             bytes
         }),
-        4 => mutated_bytes(vec![valid_net()], binary, vec!["\0", "LULLNNUE"], 6),
+        4 => mutated_bytes(
+            vec![valid_net(), valid_net_with_buckets(8)],
+            binary,
+            vec!["\0", "LULLNNUE"],
+            6
+        ),
     ]
     .boxed()
 }
@@ -643,6 +661,9 @@ fn prop_eval_file_100k() {
 fn the_valid_net_is_a_net() {
     let bytes = valid_net();
     assert!(Network::from_bytes(&bytes).is_ok());
+    assert!(net_is_consistent(bytes).is_ok());
+    let bytes = valid_net_with_buckets(8);
+    assert_eq!(Network::from_bytes(&bytes).unwrap().output_buckets(), 8);
     assert!(net_is_consistent(bytes).is_ok());
 }
 
