@@ -1,15 +1,27 @@
 //! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-3.nnue`, or
 //! the file named by the environment variable `EVALFILE` (OpenBench passes it; a relative
 //! path is taken from the repository root). The file is checked the way the engine reads it
-//! (magic, version, size for its hidden width), so that a wrong file fails the build instead
-//! of leaving a binary that silently falls back to the hand-crafted evaluation.
+//! (magic, version, output buckets, size for its hidden width and buckets), so that a wrong
+//! file fails the build instead of leaving a binary that silently falls back to the
+//! hand-crafted evaluation.
 
 use std::path::PathBuf;
+
+/// The network format of the engine (`lull::nnue::format`), the one definition.
+#[allow(dead_code)]
+mod format {
+    include!("src/nnue/format.rs");
+}
+use format::{
+    bucketed_file_size, HEADER_BYTES, HIDDEN_STEP, MAGIC, MAX_HIDDEN, OUTPUT_BUCKET_COUNTS,
+    VERSION, VERSION_BUCKETED,
+};
 
 const DEFAULT_NET: &str = "nets/lull-3.nnue";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
+    println!("cargo:rerun-if-changed=src/nnue/format.rs");
     let src = match std::env::var("EVALFILE") {
         Ok(path) if !path.trim().is_empty() => PathBuf::from(path.trim()),
         _ => PathBuf::from(DEFAULT_NET),
@@ -32,16 +44,40 @@ fn check(bytes: &[u8]) -> Result<(), String> {
             .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
             .ok_or_else(|| format!("{} bytes, shorter than the header", bytes.len()))
     };
-    if bytes.get(..8) != Some(b"LULLNNUE".as_slice()) {
+    if bytes.len() < HEADER_BYTES {
+        return Err(format!("{} bytes, shorter than the header", bytes.len()));
+    }
+    if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
         return Err("no LULLNNUE magic".to_string());
     }
-    if u32_at(8)? != 1 {
-        return Err(format!("format version {}, not 1", u32_at(8)?));
+    let version = u32_at(8)?;
+    if version != VERSION && version != VERSION_BUCKETED {
+        return Err(format!(
+            "format version {version}, not {VERSION} or {VERSION_BUCKETED}"
+        ));
     }
     let n = u32_at(12)? as usize;
-    let size = 28 + 2 * (768 * n + n + 2 * n) + 4;
+    if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_STEP) {
+        return Err(format!(
+            "hidden size {n} (not a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN})"
+        ));
+    }
+    let buckets = if version == VERSION {
+        1
+    } else {
+        u32_at(HEADER_BYTES)? as usize
+    };
+    if version == VERSION_BUCKETED && (buckets == 1 || !OUTPUT_BUCKET_COUNTS.contains(&buckets)) {
+        return Err(format!(
+            "{buckets} output buckets in a version {version} file"
+        ));
+    }
+    let size = bucketed_file_size(n, buckets);
     if bytes.len() != size {
-        return Err(format!("{} bytes, not {size} for N = {n}", bytes.len()));
+        return Err(format!(
+            "{} bytes, not {size} for N = {n} and {buckets} output bucket(s)",
+            bytes.len()
+        ));
     }
     Ok(())
 }

@@ -13,6 +13,8 @@
 #                                                         # installed with rustup)
 #   FEATURES=--no-default-features scripts/release.sh     # the MIT-only build (no Syzygy)
 #
+# The `tools` feature (the `lull` command itself) is always on: a release is the binary.
+#
 # The default build contains the GPL-3.0-or-later Syzygy crates, so its archives carry
 # COPYING (GPL-3.0) beside LICENSE (MIT, Lull's own code); see README, License.
 set -euo pipefail
@@ -46,7 +48,8 @@ for cpu in x86-64 x86-64-v3; do
   echo "== building $cpu ($TARGET) into $dir" >&2
   # shellcheck disable=SC2086
   RUSTFLAGS="-C target-cpu=$cpu" CARGO_PROFILE_RELEASE_STRIP=symbols \
-    cargo build --release --locked --target "$TARGET" --target-dir "$dir" $FEATURES
+    cargo build --release --locked --target "$TARGET" --target-dir "$dir" $FEATURES \
+      --features tools
   bin="$dir/$TARGET/release/lull$EXE"
   name="lull-$VERSION-$label-$OS$SUFFIX"
   stage="$OUT/$name"

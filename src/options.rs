@@ -10,18 +10,22 @@
 //! (`crate::protocol::session`) applies them: [`apply_option`] checks their value and says
 //! that the front end handles them.
 
+use std::sync::OnceLock;
+
 use crate::nnue;
 use crate::params;
 use crate::position::shorten;
-use crate::search::{Engine, NullMoveQs, QSearchOptions};
+use crate::search::{Engine, NullMoveQs, SearchOptions};
 use crate::tablebase;
 
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH: i64 = 16_384;
 /// Default `Hash`, in MiB.
 pub const DEFAULT_HASH: usize = 16;
-/// Largest `Threads` value.
-pub const MAX_THREADS: i64 = 256;
+/// Largest `Threads` value ([`params::MAX_THREADS`], as an option value).
+pub const MAX_THREADS: i64 = params::MAX_THREADS as i64;
+/// Largest `MultiPV` value.
+pub const MAX_MULTIPV: i64 = 256;
 /// Longest value of a string option, in bytes.
 pub const MAX_STRING: usize = 4096;
 /// Default of the `BookDepth` option: the book is consulted in the first this many plies.
@@ -280,9 +284,19 @@ impl OptionSpec {
     }
 }
 
-/// The table of options, in the order the `uci` command announces them.
-pub fn option_specs() -> Vec<OptionSpec> {
-    let q = QSearchOptions::default();
+/// The table of options, in the order the `uci` command announces them: built once, on the
+/// first call.
+pub fn option_specs() -> &'static [OptionSpec] {
+    static TABLE: OnceLock<Vec<OptionSpec>> = OnceLock::new();
+    TABLE.get_or_init(build_table)
+}
+
+/// The table of options. The defaults of the engine options are those of
+/// [`SearchOptions::default`] (and of the modules that own them: `params`, `nnue`), so that an
+/// engine built without options and one given every option at its default search alike.
+fn build_table() -> Vec<OptionSpec> {
+    let s = SearchOptions::default();
+    let q = s.qs;
     let spin = |name, default: i64, min, max, set| OptionSpec {
         name,
         kind: OptionKind::Spin { default, min, max },
@@ -307,52 +321,50 @@ pub fn option_specs() -> Vec<OptionSpec> {
             e.set_threads(v.int() as usize);
             Ok(None)
         }),
-        spin(
-            "Move Overhead",
-            params::MOVE_OVERHEAD as i64,
-            0,
-            5000,
-            |e, v| {
-                e.options.move_overhead = v.int() as u64;
-                Ok(None)
-            },
-        ),
-        spin("MultiPV", 1, 1, 256, |e, v| {
+        spin("Move Overhead", s.move_overhead as i64, 0, 5000, |e, v| {
+            e.options.move_overhead = v.int() as u64;
+            Ok(None)
+        }),
+        spin("MultiPV", s.multipv as i64, 1, MAX_MULTIPV, |e, v| {
             e.options.multipv = v.int() as usize;
             Ok(None)
         }),
-        check("CaptureHistory", false, |e, v| {
+        check("CaptureHistory", s.capture_history, |e, v| {
             e.options.capture_history = v.flag();
             Ok(None)
         }),
         // The main search's pruning and reductions, one switch each (all on by default).
-        check("ReverseFutility", true, |e, v| {
+        check("ReverseFutility", s.pruning.reverse_futility, |e, v| {
             e.options.pruning.reverse_futility = v.flag();
             Ok(None)
         }),
-        check("NullMovePruning", true, |e, v| {
+        check("NullMovePruning", s.pruning.null_move, |e, v| {
             e.options.pruning.null_move = v.flag();
             Ok(None)
         }),
-        check("FutilityPruning", true, |e, v| {
+        check("FutilityPruning", s.pruning.futility, |e, v| {
             e.options.pruning.futility = v.flag();
             Ok(None)
         }),
-        check("LateMovePruning", true, |e, v| {
+        check("LateMovePruning", s.pruning.late_move_pruning, |e, v| {
             e.options.pruning.late_move_pruning = v.flag();
             Ok(None)
         }),
-        check("SEEPruning", true, |e, v| {
+        check("SEEPruning", s.pruning.see, |e, v| {
             e.options.pruning.see = v.flag();
             Ok(None)
         }),
-        check("LateMoveReductions", true, |e, v| {
-            e.options.pruning.late_move_reductions = v.flag();
-            Ok(None)
-        }),
+        check(
+            "LateMoveReductions",
+            s.pruning.late_move_reductions,
+            |e, v| {
+                e.options.pruning.late_move_reductions = v.flag();
+                Ok(None)
+            },
+        ),
         // Analysis for tactics and mate problems (`SearchOptions::effective`): no reverse
         // futility, whatever `ReverseFutility` says, and the other changes listed there.
-        check("TacticalMode", false, |e, v| {
+        check("TacticalMode", s.tactical, |e, v| {
             e.options.tactical = v.flag();
             Ok(None)
         }),
@@ -365,7 +377,7 @@ pub fn option_specs() -> Vec<OptionSpec> {
             }),
         ),
         // A GUI's analysis: the search runs with TacticalMode's settings.
-        check("UCI_AnalyseMode", false, |e, v| {
+        check("UCI_AnalyseMode", s.analyse_mode, |e, v| {
             e.options.analyse_mode = v.flag();
             Ok(None)
         }),
@@ -505,18 +517,30 @@ pub fn option_specs() -> Vec<OptionSpec> {
             OptionKind::String { default: "" },
             Apply::Engine(|e, v| e.set_syzygy_path(v.text()).map(Some)),
         ),
-        spin("SyzygyProbeDepth", 1, 1, 100, |e, v| {
-            e.options.syzygy_probe_depth = v.int() as i32;
-            Ok(syzygy_note("SyzygyProbeDepth"))
-        }),
-        check("Syzygy50MoveRule", true, |e, v| {
+        spin(
+            "SyzygyProbeDepth",
+            s.syzygy_probe_depth as i64,
+            1,
+            100,
+            |e, v| {
+                e.options.syzygy_probe_depth = v.int() as i32;
+                Ok(syzygy_note("SyzygyProbeDepth"))
+            },
+        ),
+        check("Syzygy50MoveRule", s.syzygy_50_move_rule, |e, v| {
             e.options.syzygy_50_move_rule = v.flag();
             Ok(syzygy_note("Syzygy50MoveRule"))
         }),
-        spin("SyzygyProbeLimit", 7, 0, 7, |e, v| {
-            e.options.syzygy_probe_limit = v.int() as usize;
-            Ok(syzygy_note("SyzygyProbeLimit"))
-        }),
+        spin(
+            "SyzygyProbeLimit",
+            s.syzygy_probe_limit as i64,
+            0,
+            7,
+            |e, v| {
+                e.options.syzygy_probe_limit = v.int() as usize;
+                Ok(syzygy_note("SyzygyProbeLimit"))
+            },
+        ),
     ]
 }
 
@@ -532,8 +556,9 @@ pub fn application_order(name: &str) -> u8 {
 pub fn find_option(name: &str) -> Option<OptionSpec> {
     let name = name.trim();
     option_specs()
-        .into_iter()
+        .iter()
         .find(|s| s.name.eq_ignore_ascii_case(name))
+        .copied()
 }
 
 /// Finds an option and checks a value for it.
@@ -583,6 +608,7 @@ pub fn split_assignment(text: &str) -> (&str, Option<&str>) {
 mod tests {
     use super::*;
     use crate::position::Position;
+    use crate::search::QSearchOptions;
     use crate::time::Limits;
 
     #[test]
@@ -728,7 +754,7 @@ mod tests {
         );
         assert_ne!(a.pruning, Engine::new(1).options.effective().pruning);
         // Every engine option carries its setter, every other one the setting it names.
-        for s in &specs {
+        for s in specs {
             let engine = matches!(s.apply, Apply::Engine(_));
             assert_eq!(engine, s.scope() == OptionScope::Engine, "{}", s.name);
         }
@@ -741,12 +767,42 @@ mod tests {
             }
         );
         // Every spin default lies in its range.
-        for s in &specs {
+        for s in specs {
             if let OptionKind::Spin { default, min, max } = s.kind {
                 assert!((min..=max).contains(&default), "{}", s.name);
             }
         }
         assert!(find_option("Hash2").is_none());
+    }
+
+    #[test]
+    fn the_table_is_built_once_and_its_defaults_are_the_engines() {
+        assert!(std::ptr::eq(option_specs(), option_specs()));
+        // An engine given every engine option at its table default searches as one built
+        // without options: the defaults come from `SearchOptions::default` and `params`.
+        let fresh = Engine::new(DEFAULT_HASH);
+        let mut set = Engine::new(DEFAULT_HASH);
+        let mut applied = 0;
+        for spec in option_specs() {
+            let value = match spec.kind {
+                OptionKind::Spin { default, .. } => OptionValue::Int(default),
+                OptionKind::Check { default } => OptionValue::Bool(default),
+                _ => continue,
+            };
+            if let Apply::Engine(setter) = spec.apply {
+                setter(&mut set, &value).unwrap();
+                applied += 1;
+            }
+        }
+        assert!(applied > 20, "{applied} options applied");
+        assert_eq!(format!("{:?}", set.options), format!("{:?}", fresh.options));
+        assert_eq!(
+            (set.threads(), set.hash_mib(), set.use_nnue()),
+            (fresh.threads(), fresh.hash_mib(), fresh.use_nnue())
+        );
+        assert_eq!(set.options.multipv, 1);
+        assert_eq!(set.options.syzygy_probe_depth, 1);
+        assert_eq!(set.options.syzygy_probe_limit, 7);
     }
 
     #[test]

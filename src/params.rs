@@ -111,6 +111,9 @@ pub const TM_MATE_SPARE_PLIES: i32 = 4;
 
 // Lazy SMP.
 
+/// Most search threads an engine runs (`Threads`, XBoard's `cores`): more are clamped to this.
+pub const MAX_THREADS: usize = 256;
+
 /// Lazy SMP: helper thread `i` (1, 2, …) uses entry `(i − 1) % 20` of these two tables and
 /// skips iteration `depth` when `((depth + SMP_SKIP_PHASE) / SMP_SKIP_SIZE)` is odd, so the
 /// helpers spread over different depths instead of all repeating the main thread's iteration

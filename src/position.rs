@@ -126,16 +126,6 @@ impl Position {
         self.reversible.push(rev);
     }
 
-    /// Plays a move given from outside; refuses an illegal one.
-    pub fn try_play(&mut self, mv: Move) -> Result<(), String> {
-        if self.board().is_legal(mv) {
-            self.play(mv);
-            Ok(())
-        } else {
-            Err(format!("illegal move {}", self.move_to_uci(mv)))
-        }
-    }
-
     /// Passes the move (null move). Returns false, and does nothing, when in check.
     pub fn play_null(&mut self) -> bool {
         match self.board().null_move() {

@@ -187,11 +187,6 @@ impl TimeManager {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// Whether another iteration may start.
-    pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|s| self.start.elapsed() >= s)
-    }
-
     /// Whether the search must stop now.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)

@@ -275,11 +275,6 @@ impl TranspositionTable {
         })
     }
 
-    /// Size in bytes.
-    pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
-    }
-
     /// Empties the table.
     pub fn clear(&self) {
         for b in self.buckets.iter() {

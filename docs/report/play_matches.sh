@@ -12,13 +12,21 @@
 #
 #   BOOK=UHO_4060_v4.epd sh docs/report/play_matches.sh [LULL] [PAIRS] [VARIANT...]
 #
-# LULL defaults to target/release/lull, PAIRS to 50, the variants to all seven.
+# LULL defaults to target/release/lull, PAIRS to 50, the variants to all seven. EVAL=hce (the
+# default) plays both engines with the hand-crafted evaluation (Use NNUE=false) into
+# docs/report/matches; EVAL=nnue with the network (Use NNUE=true) into docs/report/matches/nnue,
+# the report's NNUE column.
 set -e
 LULL=${1:-target/release/lull}
 PAIRS=${2:-50}
 [ $# -ge 2 ] && shift 2 || shift $#
 CUTECHESS=${CUTECHESS:-cutechess-cli}
-OUT=${OUT:-docs/report/matches}
+EVAL=${EVAL:-hce}
+case $EVAL in
+  hce) OUT=${OUT:-docs/report/matches}; USE_NNUE=false ;;
+  nnue) OUT=${OUT:-docs/report/matches/nnue}; USE_NNUE=true ;;
+  *) echo "EVAL must be hce or nnue, not $EVAL" >&2; exit 2 ;;
+esac
 VARIANTS=${*:-qsearch-off see-off delta-off tt-off nullmove-on checks-1 checks-2}
 if [ -z "$BOOK" ] || [ ! -r "$BOOK" ]; then
   echo "set BOOK to a readable EPD opening book (e.g. UHO_4060_v4.epd)" >&2
@@ -48,7 +56,7 @@ for v in $VARIANTS; do
   nice -n 10 "$CUTECHESS" \
     -engine "name=$v" "cmd=$LULL" "$opt" -engine name=default "cmd=$LULL" \
     -each proto=uci st=0.03 timemargin=1000 option.Hash=16 option.Threads=1 \
-      "option.Move Overhead=5" \
+      "option.Move Overhead=5" "option.Use NNUE=$USE_NNUE" \
     -openings "file=$BOOK" format=epd order=random -repeat -games 2 -rounds "$PAIRS" \
     -srand 16 -event "lull report: $v vs default" -concurrency 1 \
     -pgnout "$OUT/$v.pgn"

@@ -107,11 +107,6 @@ impl BookBuilder {
         Ok(())
     }
 
-    /// Counts a game that could not even be read as skipped.
-    pub fn skip_game(&mut self) {
-        self.skipped += 1;
-    }
-
     /// The book entries, sorted by key and, within a key, by weight (heaviest first), with
     /// the totals.
     pub fn finish(self) -> (Vec<Entry>, BuildSummary) {

@@ -1,7 +1,7 @@
 //! Polyglot opening books: the book key of a position, the move encoding, reading and probing a
 //! `.bin` book, and choosing a book move. Building a book from PGN games is in [`build`] (with
-//! the PGN reader in [`pgn`]) and the `lull book` commands in [`cli`]. This is the Polyglot
-//! library only: the book options and when a front end plays a book move are in
+//! the PGN reader in [`pgn`]) and the `lull book` commands in `lull::tools::book`. This is
+//! the Polyglot library only: the book options and when a front end plays a book move are in
 //! `crate::protocol::book_moves`.
 //!
 //! The format (PolyGlot by Fabien Letouzey): a file of 16-byte entries, big-endian, sorted by
@@ -390,7 +390,7 @@ pub fn game_ply(board: &Board) -> u32 {
 }
 
 /// Plays moves given in UCI (`e2e4`) or SAN (`e4`) notation; the error names the first bad one.
-pub(crate) fn play_moves(pos: &mut Position, moves: &[String]) -> Result<(), String> {
+pub fn play_moves(pos: &mut Position, moves: &[String]) -> Result<(), String> {
     for (i, text) in moves.iter().enumerate() {
         let mv = pos
             .parse_uci_move(text)

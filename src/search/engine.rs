@@ -116,9 +116,9 @@ impl Engine {
         self.threads.len()
     }
 
-    /// Sets the number of search threads (at least one).
+    /// Sets the number of search threads (at least one, at most [`params::MAX_THREADS`]).
     pub fn set_threads(&mut self, n: usize) {
-        let n = n.clamp(1, 256);
+        let n = n.clamp(1, params::MAX_THREADS);
         let counters: Arc<Vec<AtomicU64>> = Arc::new((0..n).map(|_| AtomicU64::new(0)).collect());
         let tb_hits = Arc::new(AtomicU64::new(0));
         self.threads = (0..n)

@@ -110,12 +110,12 @@ pub struct OrderingTables {
     pub history: Box<[[[i32; 64]; 64]; 2]>,
     /// Continuation history: success of a quiet move (piece, to) after a previous move
     /// (piece, to) one ply before (the counter-move history) or two plies before (the
-    /// follow-up history), in one table indexed [previous][this].
+    /// follow-up history), in one table indexed `[previous][this]`.
     pub continuation: Box<[[i16; 768]; 769]>,
     /// Counter-moves: the quiet move that last refuted each previous move (piece, to).
     pub counters: Box<[Option<Move>; 769]>,
     /// Capture history: success of captures by moving piece (with its colour), destination
-    /// and captured piece type, indexed [colour * 6 + piece][to][victim].
+    /// and captured piece type, indexed `[colour * 6 + piece][to][victim]`.
     pub captures: Box<[[[i16; 6]; 64]; 12]>,
     /// Whether captures are ordered by victim and capture history instead of MVV-LVA (the
     /// `CaptureHistory` option, set by the searcher for each search).

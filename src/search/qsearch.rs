@@ -7,7 +7,7 @@
 //! lower bound because the side to move may always decline to capture.
 //!
 //! This file reads top to bottom as the node does its work, one step per idea. Every variant
-//! of the literature is switchable through [`QSearchOptions`](super::QSearchOptions).
+//! of the literature is switchable through [`QSearchOptions`].
 
 use cozy_chess::{Move, Piece, Square};
 

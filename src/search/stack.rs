@@ -190,6 +190,6 @@ impl NnueStack {
             net.update(&done[k - 1], parent, child, &mut rest[0]);
             self.fresh = k;
         }
-        net.output(&self.frames[ply], pos.side_to_move())
+        net.output(&self.frames[ply], pos.board())
     }
 }

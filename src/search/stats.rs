@@ -1,7 +1,7 @@
 //! Search statistics: plain counters bumped as the search goes (a few additions per node),
 //! summed over threads, shown after every `go`, by `lull bench` and as JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::trace::{QEnd, QPrune};
 
@@ -9,7 +9,8 @@ use super::trace::{QEnd, QPrune};
 pub const QPLY_BUCKETS: usize = 16;
 
 /// Counters of one search (or a sum of searches).
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default)]
 pub struct SearchStats {
     /// Nodes of the main (alpha-beta) search.
     pub main_nodes: u64,

@@ -49,8 +49,9 @@ pub enum QPrune {
     NotRecapture,
 }
 
-/// One event of a traced quiescence search (see [`Searcher::set_trace`]): a node is an
-/// `Enter` … `Exit` pair with its children nested in between.
+/// One event of a traced quiescence search (recorded by
+/// [`Engine::quiesce`](super::Engine::quiesce)): a node is an `Enter` … `Exit` pair with its
+/// children nested in between.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QTrace {
     /// A node starts: the move that led to it, the window, its q-ply, whether in check.

@@ -99,24 +99,6 @@ pub enum WhyKind {
     },
 }
 
-impl WhyKind {
-    /// Whether this event is a pruning or a cutoff that hid the line (the events a person
-    /// looks for first).
-    pub fn is_pruning(&self) -> bool {
-        matches!(
-            self,
-            WhyKind::TtCutoff { .. }
-                | WhyKind::ReverseFutility { .. }
-                | WhyKind::NullMove { .. }
-                | WhyKind::LateMovePruned { .. }
-                | WhyKind::Futility { .. }
-                | WhyKind::SeePruned
-                | WhyKind::MateDistance
-                | WhyKind::Draw
-        )
-    }
-}
-
 /// One note.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WhyEvent {

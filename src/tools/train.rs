@@ -1,16 +1,20 @@
 //! `lull train`: trains the (768 -> N) x 2 -> 1 SCReLU network of docs/nnue.md on packed
 //! positions ([`crate::tools::packed`]) and writes it quantised in the `.nnue` format that
-//! the engine reads.
+//! the engine reads: the format (magic, version, sizes, `QA`, `QB`, `SCALE`, the output
+//! bucket formula) is the engine's own, [`crate::nnue::format`], defined once.
 //!
 //! The float model, the targets and the quantisation follow the shared specification
 //! exactly: features `(colour == perspective ? 0 : 384) + type * 64 + square` (the square
-//! flipped vertically for Black's perspective), `out = b2 + W2 · [a(h_us), a(h_them)]` with
-//! `a(x) = clamp(x, 0, 1)^2`, the target `lambda * result + (1 - lambda) * sigmoid(cp / S)`
-//! from the side to move's view, and the loss `(sigmoid(400 out / S) - target)^2` averaged
+//! flipped vertically for Black's perspective), `out = b2[k] + W2[k] · [a(h_us), a(h_them)]`
+//! with `a(x) = clamp(x, 0, 1)^2` and `k` the position's output bucket
+//! ([`crate::nnue::format::output_bucket`] of its piece count; always 0 with one bucket,
+//! `--output-buckets 1`, the default), the target
+//! `lambda * result + (1 - lambda) * sigmoid(cp / S)` from the side to move's view, and the loss `(sigmoid(400 out / S) - target)^2` averaged
 //! over the batch, with S the evaluation scale (`--eval-scale`, 171 by default: Lull's
 //! centipawns per logistic unit, so that the network's `400 out` centipawns are on the data's
 //! scale). The optimiser is AdamW (decoupled weight decay on the weights, not the biases);
-//! every parameter is clipped to ±1.98 after each step.
+//! every parameter is clipped to ±1.98 after each step. The accumulators (W1, b1) are shared
+//! by every bucket; a position's gradient reaches only its own bucket's W2 and b2.
 //!
 //! Training is data-parallel: each batch is split into one contiguous shard per thread, each
 //! thread accumulates its gradient in its own buffer (sparsely: only the rows of W1 of the
@@ -25,6 +29,10 @@ use std::time::Instant;
 
 use cozy_chess::Color;
 
+use crate::nnue::format::{
+    bucketed_file_size, output_bucket, INPUTS, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE, VERSION,
+    VERSION_BUCKETED,
+};
 use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::fail;
 use crate::tools::data::{read_any, shuffle};
@@ -32,29 +40,10 @@ use crate::tools::datagen::Rng;
 use crate::tools::packed::PackedRecord;
 use crate::tools::progress::progress_bar;
 
-/// Input features per perspective: 2 colours x 6 piece types x 64 squares.
-pub const INPUTS: usize = 768;
-/// Quantisation of the first layer (and of the accumulator's clamp: 1.0 -> QA).
-pub const QA: i32 = 255;
-/// Quantisation of the output weights.
-pub const QB: i32 = 64;
-/// The output times SCALE is the evaluation in centipawns.
-pub const SCALE: i32 = 400;
 /// Every parameter is clipped to ±CLIP after each optimiser step.
 pub const CLIP: f32 = 1.98;
-/// The `.nnue` magic.
-pub const NNUE_MAGIC: &[u8; 8] = b"LULLNNUE";
-/// The `.nnue` format version.
-pub const NNUE_VERSION: u32 = 1;
 /// The float checkpoint magic.
 const CHECKPOINT_MAGIC: &[u8; 8] = b"LULLCKPT";
-/// Bytes of the `.nnue` header: magic, version, N, QA, QB, SCALE.
-pub const NNUE_HEADER: usize = 28;
-
-/// The size in bytes of a `.nnue` file with `hidden` neurons per accumulator.
-pub fn nnue_size(hidden: usize) -> usize {
-    NNUE_HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
-}
 
 /// The active features of a record: the side to move's and the other side's (at most 32
 /// each, in the same order).
@@ -158,41 +147,49 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 /// The float network: all parameters in one vector, `W1` (feature-major, `768 * N`), `b1`
-/// (`N`), `W2` (`2 * N`: the side to move's accumulator, then the other's) and `b2`.
+/// (`N`), `W2` (`2 * N` per output bucket, bucket by bucket: the side to move's
+/// accumulator, then the other's) and `b2` (one per output bucket).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     /// Neurons per accumulator.
     pub hidden: usize,
+    /// Output buckets (1 or 8).
+    pub buckets: usize,
     /// The parameters, in the order above.
     pub params: Vec<f32>,
 }
 
 impl Network {
-    /// The number of parameters of a network with `hidden` neurons per accumulator.
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// The number of parameters of a network with `hidden` neurons per accumulator and
+    /// `buckets` output buckets.
+    pub fn param_count(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + (2 * hidden + 1) * buckets
     }
 
     /// A fresh network: W1 uniform in ±1/sqrt(32) / 2 (about the size that keeps the
-    /// accumulators of 32 pieces in SCReLU's active range), W2 uniform in ±1/sqrt(2N), biases
-    /// zero; drawn from `seed`.
-    pub fn new(hidden: usize, seed: u64) -> Self {
+    /// accumulators of 32 pieces in SCReLU's active range), every bucket's W2 uniform in
+    /// ±1/sqrt(2N), biases zero; drawn from `seed`.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Self {
         let mut rng = Rng::new(seed);
         let mut uniform = |bound: f32| {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * u - 1.0) * bound
         };
-        let mut params = vec![0.0; Self::param_count(hidden)];
+        let mut params = vec![0.0; Self::param_count(hidden, buckets)];
         let w1_bound = 0.5 / (32f32).sqrt();
         let w2_bound = 1.0 / ((2 * hidden) as f32).sqrt();
         for p in &mut params[..INPUTS * hidden] {
             *p = uniform(w1_bound);
         }
         let w2 = INPUTS * hidden + hidden;
-        for p in &mut params[w2..w2 + 2 * hidden] {
+        for p in &mut params[w2..w2 + 2 * hidden * buckets] {
             *p = uniform(w2_bound);
         }
-        Self { hidden, params }
+        Self {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
     /// Where `b1` starts.
@@ -205,9 +202,33 @@ impl Network {
         INPUTS * self.hidden + self.hidden
     }
 
-    /// Where `b2` is.
+    /// Where `b2` starts (the bias of bucket `k` is at `b2_at() + k`).
     fn b2_at(&self) -> usize {
-        self.params.len() - 1
+        self.params.len() - self.buckets
+    }
+
+    /// The output bucket of a position with these features (0 with one bucket).
+    #[inline]
+    fn bucket(&self, f: &Features) -> usize {
+        output_bucket(f.len, self.buckets)
+    }
+
+    /// The quantised file's header: version 1 for one output bucket, else version 2 and B.
+    fn header(&self) -> Vec<u8> {
+        let n = self.hidden as u32;
+        let mut out = MAGIC.to_vec();
+        let version = if self.buckets == 1 {
+            VERSION
+        } else {
+            VERSION_BUCKETED
+        };
+        for v in [version, n, QA as u32, QB as u32, SCALE as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        if self.buckets != 1 {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
+        out
     }
 
     /// The accumulator of a perspective: `b1` plus the rows of its features.
@@ -223,15 +244,20 @@ impl Network {
         }
     }
 
-    /// The output (before `* SCALE`) of the network for the side to move, with the two
-    /// accumulators left in `acc_us` and `acc_them`.
+    /// The output (before `* SCALE`) of the network for the side to move, with the output
+    /// layer of the position's bucket, with the two accumulators left in `acc_us` and
+    /// `acc_them`.
     #[inline]
     fn forward_into(&self, f: &Features, acc_us: &mut [f32], acc_them: &mut [f32]) -> f32 {
         let n = self.hidden;
+        let bucket = self.bucket(f);
         self.accumulate(&f.us[..f.len], acc_us);
         self.accumulate(&f.them[..f.len], acc_them);
-        let w2 = &self.params[self.w2_at()..self.w2_at() + 2 * n];
-        self.params[self.b2_at()] + screlu_dot(acc_us, &w2[..n]) + screlu_dot(acc_them, &w2[n..])
+        let w2_at = self.w2_at() + 2 * n * bucket;
+        let w2 = &self.params[w2_at..w2_at + 2 * n];
+        self.params[self.b2_at() + bucket]
+            + screlu_dot(acc_us, &w2[..n])
+            + screlu_dot(acc_them, &w2[n..])
     }
 
     /// The output (before `* SCALE`) for the side to move of `record`.
@@ -246,14 +272,13 @@ impl Network {
         self.forward(record) * SCALE as f32
     }
 
-    /// The quantised network in the `.nnue` format (docs/nnue.md), [`nnue_size`] bytes.
+    /// The quantised network in the `.nnue` format (docs/nnue.md),
+    /// [`bucketed_file_size`] bytes: version 1 with one output bucket (as every network
+    /// before output buckets), version 2 with more. Each bucket's output layer is quantised
+    /// as the one output layer of version 1.
     pub fn nnue_bytes(&self) -> Vec<u8> {
-        let n = self.hidden;
-        let mut out = Vec::with_capacity(nnue_size(n));
-        out.extend_from_slice(NNUE_MAGIC);
-        for v in [NNUE_VERSION, n as u32, QA as u32, QB as u32, SCALE as u32] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        let mut out = Vec::with_capacity(bucketed_file_size(self.hidden, self.buckets));
+        out.extend_from_slice(&self.header());
         let q = |x: f32, s: i32| ((x * s as f32).round() as i16).to_le_bytes();
         for &w in &self.params[..self.w2_at()] {
             out.extend_from_slice(&q(w, QA));
@@ -261,8 +286,10 @@ impl Network {
         for &w in &self.params[self.w2_at()..self.b2_at()] {
             out.extend_from_slice(&q(w, QB));
         }
-        let b2 = (self.params[self.b2_at()] * (QA * QB) as f32).round() as i32;
-        out.extend_from_slice(&b2.to_le_bytes());
+        for &b in &self.params[self.b2_at()..] {
+            let b2 = (b * (QA * QB) as f32).round() as i32;
+            out.extend_from_slice(&b2.to_le_bytes());
+        }
         out
     }
 }
@@ -335,9 +362,12 @@ impl Worker {
             loss += f64::from((p - t) * (p - t));
             // d loss / d out.
             let g = 2.0 * (p - t) * p * (1.0 - p) * objective.slope() * scale;
-            self.grad[b2_at] += g;
-            let w2 = &net.params[w2_at..b2_at];
-            let (gw2_us, gw2_them) = self.grad[w2_at..b2_at].split_at_mut(n);
+            // Only the output layer of the position's bucket.
+            let bucket = net.bucket(&f);
+            self.grad[b2_at + bucket] += g;
+            let w2_at = w2_at + 2 * n * bucket;
+            let w2 = &net.params[w2_at..w2_at + 2 * n];
+            let (gw2_us, gw2_them) = self.grad[w2_at..w2_at + 2 * n].split_at_mut(n);
             backward_output(g, &self.acc_us, &w2[..n], gw2_us, &mut self.d_us);
             backward_output(g, &self.acc_them, &w2[n..], gw2_them, &mut self.d_them);
             for ((gb, du), dt) in self.grad[b1_at..b1_at + n]
@@ -477,8 +507,8 @@ pub struct EpochReport {
 
 impl Trainer {
     /// A trainer with a fresh network (see [`Network::new`]).
-    pub fn new(hidden: usize, seed: u64) -> Self {
-        let net = Network::new(hidden, seed);
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Self {
+        let net = Network::new(hidden, buckets, seed);
         let len = net.params.len();
         Self {
             net,
@@ -585,15 +615,20 @@ impl Trainer {
         }
     }
 
-    /// The float checkpoint: magic, version, N, epochs done, steps, then the parameters and
-    /// both moments as f32, little-endian.
+    /// The float checkpoint: magic, version, N, epochs done, steps (version 2 then the
+    /// number of output buckets; version 1, for one bucket, has none), then the parameters
+    /// and both moments as f32, little-endian.
     pub fn checkpoint_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(32 + 12 * self.net.params.len());
         out.extend_from_slice(CHECKPOINT_MAGIC);
-        out.extend_from_slice(&1u32.to_le_bytes());
+        let version: u32 = if self.net.buckets == 1 { 1 } else { 2 };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.net.hidden as u32).to_le_bytes());
         out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
         out.extend_from_slice(&self.step.to_le_bytes());
+        if version == 2 {
+            out.extend_from_slice(&(self.net.buckets as u32).to_le_bytes());
+        }
         for part in [&self.net.params, &self.m, &self.v] {
             for x in part.iter() {
                 out.extend_from_slice(&x.to_le_bytes());
@@ -610,8 +645,9 @@ impl Trainer {
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        if u32_at(8) != 1 {
-            return Err(format!("checkpoint version {} (expected 1)", u32_at(8)));
+        let version = u32_at(8);
+        if version != 1 && version != 2 {
+            return Err(format!("checkpoint version {version} (expected 1 or 2)"));
         }
         let hidden = u32_at(12) as usize;
         if !(1..=1 << 16).contains(&hidden) {
@@ -620,21 +656,36 @@ impl Trainer {
         let epoch = u32_at(16) as usize;
         let mut step = [0u8; 8];
         step.copy_from_slice(&bytes[20..28]);
-        let len = Network::param_count(hidden);
-        if bytes.len() != 28 + 12 * len {
+        let (buckets, header) = if version == 1 {
+            (1, 28)
+        } else if bytes.len() < 32 {
+            return Err("checkpoint of version 2 without its bucket count".to_string());
+        } else {
+            (u32_at(28) as usize, 32)
+        };
+        if version == 2 && (buckets == 1 || crate::nnue::check_output_buckets(buckets).is_err()) {
             return Err(format!(
-                "checkpoint of {} bytes, expected {} for N = {hidden}",
-                bytes.len(),
-                28 + 12 * len
+                "{buckets} output buckets in a version 2 checkpoint (expected \
+                 {MAX_OUTPUT_BUCKETS})"
             ));
         }
-        let floats: Vec<f32> = bytes[28..]
+        let len = Network::param_count(hidden, buckets);
+        if bytes.len() != header + 12 * len {
+            return Err(format!(
+                "checkpoint of {} bytes, expected {} for N = {hidden} and {buckets} output \
+                 bucket(s)",
+                bytes.len(),
+                header + 12 * len
+            ));
+        }
+        let floats: Vec<f32> = bytes[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         Ok(Self {
             net: Network {
                 hidden,
+                buckets,
                 params: floats[..len].to_vec(),
             },
             m: floats[len..2 * len].to_vec(),
@@ -730,6 +781,11 @@ pub struct TrainArgs {
     /// Seed of the initial weights and of each epoch's order.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Output buckets: 1 (one output layer) or 8 (one output layer for each material band,
+    /// chosen by the piece count: `(pieces - 2) / 4`; the accumulators are shared)
+    /// [default: 1, or the checkpoint's].
+    #[arg(long, value_parser = parse_output_buckets)]
+    pub output_buckets: Option<u32>,
     /// Directory for a float checkpoint (`lull-<N>-<epoch>.ckpt`) and a quantised network
     /// (`lull-<N>-<epoch>.nnue`) after every epoch.
     #[arg(long, value_name = "DIR")]
@@ -745,6 +801,15 @@ fn parse_hidden(text: &str) -> Result<u32, String> {
         .parse()
         .map_err(|_| format!("'{text}' is not a whole number"))?;
     crate::nnue::check_hidden(n as usize)?;
+    Ok(n)
+}
+
+/// An output bucket count the engine loads (see [`crate::nnue::check_output_buckets`]).
+fn parse_output_buckets(text: &str) -> Result<u32, String> {
+    let n: u32 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    crate::nnue::check_output_buckets(n as usize)?;
     Ok(n)
 }
 
@@ -803,7 +868,8 @@ pub fn run(args: TrainArgs) -> ExitCode {
                 return fail(2, e);
             }
             // No checkpoint is larger than one of the largest network the engine loads.
-            let limit = 28 + 12 * Network::param_count(crate::nnue::MAX_HIDDEN) as u64;
+            let limit =
+                32 + 12 * Network::param_count(crate::nnue::MAX_HIDDEN, MAX_OUTPUT_BUCKETS) as u64;
             let mut bytes = Vec::new();
             let read = File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
             if let Err(e) = read {
@@ -823,9 +889,14 @@ pub fn run(args: TrainArgs) -> ExitCode {
                 Err(e) => return fail(2, format!("{}: {e}", path.display())),
             }
         }
-        None => Trainer::new(args.hidden.unwrap_or(128) as usize, args.seed),
+        None => Trainer::new(
+            args.hidden.unwrap_or(128) as usize,
+            args.output_buckets.unwrap_or(1) as usize,
+            args.seed,
+        ),
     };
     let hidden = trainer.net.hidden;
+    let buckets = trainer.net.buckets;
     if let Err(e) = crate::nnue::check_hidden(hidden) {
         return fail(2, format!("the checkpoint's network: {e}"));
     }
@@ -835,6 +906,15 @@ pub fn run(args: TrainArgs) -> ExitCode {
             format!(
                 "--hidden {} but the checkpoint has N = {hidden}",
                 args.hidden.unwrap_or(0)
+            ),
+        );
+    }
+    if args.output_buckets.is_some_and(|b| b as usize != buckets) {
+        return fail(
+            2,
+            format!(
+                "--output-buckets {} but the checkpoint has {buckets} output bucket(s)",
+                args.output_buckets.unwrap_or(0)
             ),
         );
     }
@@ -859,8 +939,13 @@ pub fn run(args: TrainArgs) -> ExitCode {
             return fail(2, e);
         }
     }
+    let bucket_note = if buckets == 1 {
+        String::new()
+    } else {
+        format!(", {buckets} output buckets")
+    };
     eprintln!(
-        "train: (768 -> {hidden}) x 2 -> 1, {} positions ({} validation), batch {}, lr {} ({:?}), wdl {}, eval scale {}, {} thread(s), seed {}",
+        "train: (768 -> {hidden}) x 2 -> 1{bucket_note}, {} positions ({} validation), batch {}, lr {} ({:?}), wdl {}, eval scale {}, {} thread(s), seed {}",
         data.len(),
         valid.len(),
         config.batch,
@@ -924,6 +1009,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::format::{file_size, HEADER_BYTES, HEADER_BYTES_BUCKETED};
     use crate::position::{parse_fen, Position};
     use crate::tools::datagen::random_opening;
     use cozy_chess::Piece;
@@ -975,11 +1061,12 @@ mod tests {
         }
     }
 
-    /// A network trained a few epochs on material (realistic weights for the checks below).
-    fn trained(hidden: usize) -> (Trainer, Vec<PackedRecord>) {
+    /// A network with `buckets` output buckets trained a few epochs on material (realistic
+    /// weights for the checks below).
+    fn trained(hidden: usize, buckets: usize) -> (Trainer, Vec<PackedRecord>) {
         let data = material_data(2000, 9);
         let config = small_config();
-        let mut trainer = Trainer::new(hidden, 3);
+        let mut trainer = Trainer::new(hidden, buckets, 3);
         for _ in 0..config.epochs {
             trainer.train_epoch(&config, &data[..1800], |_, _| {});
         }
@@ -991,7 +1078,7 @@ mod tests {
         let data = material_data(2000, 9);
         let (train, valid) = data.split_at(1800);
         let config = small_config();
-        let mut trainer = Trainer::new(32, 3);
+        let mut trainer = Trainer::new(32, 1, 3);
         let before = (
             loss(&trainer.net, train, SMALL_OBJECTIVE, 2),
             loss(&trainer.net, valid, SMALL_OBJECTIVE, 1),
@@ -1047,7 +1134,7 @@ mod tests {
             ..small_config()
         };
         let run = |seed| {
-            let mut t = Trainer::new(16, seed);
+            let mut t = Trainer::new(16, 1, seed);
             t.train_epoch(
                 &TrainConfig {
                     seed,
@@ -1065,63 +1152,170 @@ mod tests {
     #[test]
     fn the_gradient_matches_finite_differences() {
         let data = material_data(40, 2);
-        let mut net = Network::new(8, 11);
-        // Biases away from zero so that every parameter kind has a gradient.
-        let (b1, b2) = (net.b1_at(), net.b2_at());
-        for (j, b) in net.params[b1..b1 + 8].iter_mut().enumerate() {
-            *b = 0.1 + 0.05 * j as f32;
-        }
-        net.params[b2] = 0.05;
-        // The default scale, and the hand-crafted evaluation's (the slope SCALE / 171 in
-        // the chain rule).
-        for objective in [
-            Objective::default(),
-            Objective {
-                wdl: 0.3,
-                eval_scale: 171.0,
-            },
-        ] {
-            let mut worker = Worker::new(&net);
-            let scale = 1.0 / data.len() as f32;
-            worker.gradient(&net, data.iter().copied(), objective, scale);
-            let f = Features::of(&data[0]);
-            let probes = [
-                f.us[0] as usize * 8 + 2,
-                f.them[3] as usize * 8 + 5,
-                b1 + 1,
-                net.w2_at() + 3,
-                net.w2_at() + 8 + 6,
-                b2,
-            ];
-            for i in probes {
-                let eps = 1e-2;
-                let mut plus = net.clone();
-                plus.params[i] += eps;
-                let mut minus = net.clone();
-                minus.params[i] -= eps;
-                let numeric = (loss(&plus, &data, objective, 1)
-                    - loss(&minus, &data, objective, 1))
-                    / (2.0 * eps as f64);
-                let analytic = f64::from(worker.grad[i]);
-                assert!(
-                    (numeric - analytic).abs() <= 0.05 * numeric.abs().max(1e-4),
-                    "{objective:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
-                );
+        // No position of these random games is down to 5 pieces: bucket 0 of the bucketed
+        // network is never used, and its output layer gets no gradient.
+        assert!(data
+            .iter()
+            .all(|r| output_bucket(Features::of(r).len, 8) > 0));
+        for buckets in [1, 8] {
+            let mut net = Network::new(8, buckets, 11);
+            // Biases away from zero so that every parameter kind has a gradient.
+            let (b1, b2) = (net.b1_at(), net.b2_at());
+            for (j, b) in net.params[b1..b1 + 8].iter_mut().enumerate() {
+                *b = 0.1 + 0.05 * j as f32;
+            }
+            for k in 0..buckets {
+                net.params[b2 + k] = 0.05;
+            }
+            // The default scale, and the hand-crafted evaluation's (the slope SCALE / 171 in
+            // the chain rule).
+            for objective in [
+                Objective::default(),
+                Objective {
+                    wdl: 0.3,
+                    eval_scale: 171.0,
+                },
+            ] {
+                let mut worker = Worker::new(&net);
+                let scale = 1.0 / data.len() as f32;
+                worker.gradient(&net, data.iter().copied(), objective, scale);
+                let f = Features::of(&data[0]);
+                // The output layer of the first position's bucket.
+                let k = net.bucket(&f);
+                let w2 = net.w2_at() + 16 * k;
+                let mut probes = vec![
+                    f.us[0] as usize * 8 + 2,
+                    f.them[3] as usize * 8 + 5,
+                    b1 + 1,
+                    w2 + 3,
+                    w2 + 8 + 6,
+                    b2 + k,
+                ];
+                if buckets == 8 {
+                    // Bucket 0's weights and bias: no position reaches them.
+                    probes.extend([net.w2_at() + 5, b2]);
+                    assert!(worker.grad[net.w2_at()..net.w2_at() + 16]
+                        .iter()
+                        .all(|&g| g == 0.0));
+                    assert_eq!(worker.grad[b2], 0.0);
+                }
+                for i in probes {
+                    let eps = 1e-2;
+                    let mut plus = net.clone();
+                    plus.params[i] += eps;
+                    let mut minus = net.clone();
+                    minus.params[i] -= eps;
+                    let numeric = (loss(&plus, &data, objective, 1)
+                        - loss(&minus, &data, objective, 1))
+                        / (2.0 * eps as f64);
+                    let analytic = f64::from(worker.grad[i]);
+                    assert!(
+                        (numeric - analytic).abs() <= 0.05 * numeric.abs().max(1e-4),
+                        "B = {buckets}, {objective:?}, parameter {i}: numeric {numeric}, \
+                         analytic {analytic}"
+                    );
+                }
             }
         }
     }
 
-    /// The spec's quantised evaluation, scalar and in integers, read from `.nnue` bytes.
+    #[test]
+    fn each_position_trains_only_its_own_buckets_output_layer() {
+        let data = material_data(200, 5);
+        let net = Network::new(16, 8, 4);
+        let n = 16;
+        let mut seen = [false; 8];
+        for record in &data {
+            let f = Features::of(record);
+            let k = net.bucket(&f);
+            assert_eq!(k, (f.len - 2) / 4, "{:?}", record.fen());
+            seen[k] = true;
+            let mut worker = Worker::new(&net);
+            worker.gradient(&net, std::iter::once(*record), Objective::default(), 1.0);
+            for bucket in 0..8 {
+                let w2 = net.w2_at() + 2 * n * bucket;
+                let touched = worker.grad[w2..w2 + 2 * n].iter().any(|&g| g != 0.0)
+                    || worker.grad[net.b2_at() + bucket] != 0.0;
+                assert_eq!(touched, bucket == k, "bucket {bucket}, position in {k}");
+            }
+            // The shared input layer learns from every position.
+            assert!(worker.grad[..net.w2_at()].iter().any(|&g| g != 0.0));
+        }
+        assert!(
+            seen.iter().filter(|&&s| s).count() >= 3,
+            "the data reach few buckets: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_bucketed_network_trains_on_material() {
+        // Eight output layers learn from an eighth of the positions each (about): three
+        // times the positions of the one-bucket check keep the validation loss falling.
+        let data = material_data(6000, 9);
+        let (train, valid) = data.split_at(5400);
+        let mut used = [0usize; 8];
+        for r in train {
+            used[output_bucket(Features::of(r).len, 8)] += 1;
+        }
+        assert!(
+            used.iter().filter(|&&c| c >= 50).count() >= 4,
+            "the positions fill few buckets: {used:?}"
+        );
+        let config = small_config();
+        let mut trainer = Trainer::new(32, 8, 3);
+        let before = (
+            loss(&trainer.net, train, SMALL_OBJECTIVE, 2),
+            loss(&trainer.net, valid, SMALL_OBJECTIVE, 1),
+        );
+        let mut reports = Vec::new();
+        for _ in 0..config.epochs {
+            reports.push(trainer.train_epoch(&config, train, |_, _| {}));
+        }
+        let after = (
+            loss(&trainer.net, train, SMALL_OBJECTIVE, 2),
+            loss(&trainer.net, valid, SMALL_OBJECTIVE, 1),
+        );
+        assert!(after.0 < 0.5 * before.0, "{before:?} -> {after:?}");
+        assert!(after.1 < 0.5 * before.1, "{before:?} -> {after:?}");
+        assert!(
+            reports.last().unwrap().loss < reports[0].loss,
+            "{reports:?}"
+        );
+        assert!(trainer.net.params.iter().all(|p| p.abs() <= CLIP));
+        // The buckets that saw positions moved apart: their output layers differ.
+        let (w2, n) = (trainer.net.w2_at(), 2 * 32);
+        let layer = |k: usize| &trainer.net.params[w2 + n * k..w2 + n * (k + 1)];
+        let busy: Vec<usize> = (0..8).filter(|&k| used[k] >= 50).collect();
+        assert_ne!(layer(busy[0]), layer(busy[1]));
+        // Checkpoints keep the buckets.
+        let bytes = trainer.checkpoint_bytes();
+        assert_eq!(Trainer::from_checkpoint_bytes(&bytes).unwrap(), trainer);
+    }
+
+    /// The spec's quantised evaluation, scalar and in integers, read from `.nnue` bytes of
+    /// either version (version 2: the bucket count after the header, one output layer per
+    /// bucket, the bucket `(pieces - 2) / 4`).
     fn reference_eval(nnue: &[u8], record: &PackedRecord) -> i32 {
         let u32_at = |i: usize| u32::from_le_bytes(nnue[i..i + 4].try_into().unwrap());
         let n = u32_at(12) as usize;
         let (qa, qb, scale) = (u32_at(16) as i32, u32_at(20) as i32, u32_at(24) as i32);
-        let i16_at = |k: usize| i16::from_le_bytes([nnue[28 + 2 * k], nnue[29 + 2 * k]]);
+        let (buckets, at) = match u32_at(8) {
+            1 => (1, 28),
+            2 => (u32_at(28) as usize, 32),
+            v => panic!("version {v}"),
+        };
+        let f = Features::of(record);
+        let bucket = if buckets == 1 {
+            0
+        } else {
+            ((f.len - 2) / 4).min(buckets - 1)
+        };
+        let i16_at = |k: usize| i16::from_le_bytes([nnue[at + 2 * k], nnue[at + 1 + 2 * k]]);
         let w1 = |f: usize, j: usize| i16_at(f * n + j);
         let b1 = |j: usize| i16_at(768 * n + j);
-        let w2 = |j: usize| i16_at(768 * n + n + j);
-        let b2 = i32::from_le_bytes(nnue[nnue.len() - 4..].try_into().unwrap());
-        let f = Features::of(record);
+        let w2 = |j: usize| i16_at(768 * n + n + 2 * n * bucket + j);
+        let b2_at = nnue.len() - 4 * (buckets - bucket);
+        let b2 = i32::from_le_bytes(nnue[b2_at..b2_at + 4].try_into().unwrap());
         let mut sum = 0i32;
         for (side, features) in [&f.us[..f.len], &f.them[..f.len]].into_iter().enumerate() {
             for j in 0..n {
@@ -1156,10 +1350,16 @@ mod tests {
         dq
     }
 
-    #[test]
-    fn the_quantised_network_agrees_with_the_float_one() {
-        let (trainer, data) = trained(32);
+    /// The quantised network of `lull train` against its float network (the rounding's
+    /// error only) and against the engine, which loads the file and evaluates every
+    /// position exactly as the specification's integers say; for one output bucket and
+    /// for eight.
+    fn check_quantised_network(buckets: usize) {
+        let (trainer, data) = trained(32, buckets);
         let nnue = trainer.net.nnue_bytes();
+        let engine = crate::nnue::Network::from_bytes(&nnue).expect("the engine loads it");
+        assert_eq!(engine.output_buckets(), buckets);
+        assert_eq!(engine.to_bytes(), nnue);
         let dq = dequantised(&trainer.net);
         let perft = include_str!("../../assets/perft/ethereal_standard.epd")
             .lines()
@@ -1173,15 +1373,25 @@ mod tests {
             .map(|b| PackedRecord::encode(&b, 0.5, 0))
             .collect();
         records.extend_from_slice(&data[1800..]);
+        let mut buckets_seen = std::collections::BTreeSet::new();
         let (mut sum, mut worst) = (0.0f32, 0.0f32);
         for record in &records {
-            let quantised = reference_eval(&nnue, record) as f32;
+            let quantised = reference_eval(&nnue, record);
+            let (board, _, _) = record.decode().unwrap();
+            assert_eq!(
+                engine.evaluate(&board),
+                quantised,
+                "B = {buckets}: {:?}",
+                record.fen()
+            );
+            buckets_seen.insert(engine.bucket(&board));
+            let quantised = quantised as f32;
             // The integer arithmetic is the float model of the rounded weights, up to the
             // truncating divisions (at most 1 cp).
             let exact = dq.eval_cp(record);
             assert!(
                 (quantised - exact).abs() <= 1.1,
-                "{:?}: {exact} vs {quantised}",
+                "B = {buckets}: {:?}: {exact} vs {quantised}",
                 record.fen()
             );
             // Against the float network itself the rounding of the weights adds its error
@@ -1190,7 +1400,7 @@ mod tests {
             let err = (quantised - float).abs();
             assert!(
                 err <= 20.0 + 0.02 * float.abs(),
-                "{:?}: float {float}, quantised {quantised}",
+                "B = {buckets}: {:?}: float {float}, quantised {quantised}",
                 record.fen()
             );
             sum += err;
@@ -1199,14 +1409,27 @@ mod tests {
         let mean = sum / records.len() as f32;
         assert!(mean <= 5.0, "mean error {mean} cp, worst {worst} cp");
         assert!(worst > 0.0, "the quantisation changes something");
+        if buckets == 8 {
+            assert_eq!(buckets_seen.len(), 8, "{buckets_seen:?}");
+        }
+    }
+
+    #[test]
+    fn the_quantised_network_agrees_with_the_float_one() {
+        check_quantised_network(1);
+    }
+
+    #[test]
+    fn the_quantised_bucketed_network_agrees_with_the_float_one_and_the_engine() {
+        check_quantised_network(8);
     }
 
     #[test]
     fn the_nnue_file_has_the_spec_size_and_header() {
         for hidden in [8, 64, 128] {
-            let net = Network::new(hidden, 1);
+            let net = Network::new(hidden, 1, 1);
             let bytes = net.nnue_bytes();
-            assert_eq!(bytes.len(), nnue_size(hidden));
+            assert_eq!(bytes.len(), file_size(hidden));
             assert_eq!(
                 bytes.len(),
                 28 + 2 * (768 * hidden + hidden + 2 * hidden) + 4
@@ -1222,12 +1445,53 @@ mod tests {
             let w = i16::from_le_bytes([bytes[28 + 2 * k], bytes[29 + 2 * k]]);
             assert_eq!(w, (net.params[k] * 255.0).round() as i16);
         }
-        assert_eq!(nnue_size(128), 197_408);
+        assert_eq!(file_size(128), 197_408);
+        // Eight output buckets: version 2, B after the header, 2N weights and one bias per
+        // bucket.
+        for hidden in [16, 128] {
+            let net = Network::new(hidden, 8, 2);
+            let bytes = net.nnue_bytes();
+            assert_eq!(bytes.len(), bucketed_file_size(hidden, 8));
+            assert_eq!(
+                bytes.len(),
+                32 + 2 * (768 * hidden + hidden + 8 * 2 * hidden) + 8 * 4
+            );
+            let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+            assert_eq!(
+                [
+                    u32_at(8),
+                    u32_at(12),
+                    u32_at(16),
+                    u32_at(20),
+                    u32_at(24),
+                    u32_at(28)
+                ],
+                [2, hidden as u32, 255, 64, 400, 8]
+            );
+            let i16_at = |k: usize| {
+                let at = HEADER_BYTES_BUCKETED + 2 * k;
+                i16::from_le_bytes([bytes[at], bytes[at + 1]])
+            };
+            let k = 5 * hidden + 3;
+            assert_eq!(i16_at(k), (net.params[k] * 255.0).round() as i16);
+            // Bucket 6's output weight 7 of the other side's half.
+            let k = 768 * hidden + hidden + 6 * 2 * hidden + hidden + 7;
+            assert_eq!(i16_at(k), (net.params[k] * 64.0).round() as i16);
+            assert_ne!(i16_at(k), 0);
+            let engine = crate::nnue::Network::from_bytes(&bytes).unwrap();
+            assert_eq!(engine.output_buckets(), 8);
+            assert_eq!(engine.output_biases(), &[0; 8]);
+        }
+        assert_eq!(HEADER_BYTES_BUCKETED, HEADER_BYTES + 4);
+        // The sizes docs/nnue.md gives.
+        assert_eq!(file_size(64), 98_720);
+        assert_eq!(bucketed_file_size(128, 8), 201_024);
+        assert_eq!(bucketed_file_size(64, 8), 100_544);
     }
 
     #[test]
     fn checkpoints_round_trip_and_bad_ones_are_refused() {
-        let mut trainer = Trainer::new(8, 2);
+        let mut trainer = Trainer::new(8, 1, 2);
         trainer.train_epoch(&small_config(), &material_data(100, 1), |_, _| {});
         let bytes = trainer.checkpoint_bytes();
         assert_eq!(Trainer::from_checkpoint_bytes(&bytes).unwrap(), trainer);
@@ -1242,6 +1506,27 @@ mod tests {
         assert!(Trainer::from_checkpoint_bytes(&wrong)
             .unwrap_err()
             .contains("version"));
+        // A bucketed checkpoint: version 2 with its bucket count.
+        let mut trainer = Trainer::new(16, 8, 2);
+        trainer.train_epoch(&small_config(), &material_data(100, 1), |_, _| {});
+        let bytes = trainer.checkpoint_bytes();
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+        assert_eq!(Trainer::from_checkpoint_bytes(&bytes).unwrap(), trainer);
+        for (b, words) in [
+            (3u32, "3 output buckets"),
+            (1, "1 output buckets"),
+            (0, "0 output buckets"),
+        ] {
+            let mut wrong = bytes.clone();
+            wrong[28..32].copy_from_slice(&b.to_le_bytes());
+            let e = Trainer::from_checkpoint_bytes(&wrong).unwrap_err();
+            assert!(e.contains(words), "{e}");
+        }
+        let e = Trainer::from_checkpoint_bytes(&bytes[..bytes.len() - 4]).unwrap_err();
+        assert!(e.contains("8 output bucket(s)"), "{e}");
+        assert!(Trainer::from_checkpoint_bytes(&bytes[..30])
+            .unwrap_err()
+            .contains("bucket count"));
     }
 
     #[test]

@@ -2,11 +2,17 @@
 //! handler takes the method, the path and the body and returns a [`Reply`]; a bad request
 //! gets an error status (400, 404, 405, 413, 503) with `{"error": "<message>"}`.
 //!
-//! - `GET /api/options`: the quiescence options, with type, default and range.
+//! - `GET /api/options`: the options the page can set, with type, default, range and group
+//!   (`quiescence`, `main` for the main search's switches and `TacticalMode`, `evaluation`
+//!   for `Use NNUE`).
+//! - `GET /api/tour`: the guided tour ([`super::tour`]).
 //! - `POST /api/moves` `{fen}`: the position (board, side to move) and its legal moves, each
 //!   with SAN, UCI and the FEN after it.
-//! - `POST /api/search` `{fen, depth, options: {Name: value}}`: starts a job (the horizon
-//!   pair and the quiescence tree, see [`super::jobs`]); answers `{id}`.
+//! - `POST /api/search` `{fen, depth, options: {Name: value}, options_b?, tree?: [uci]}`:
+//!   starts a job (the horizon pair, or with `options_b` an A/B comparison, and the
+//!   quiescence tree, see [`super::jobs`]); answers `{id}`.
+//! - `POST /api/tree` `{fen, moves: [uci], options}`: the quiescence tree at the position
+//!   after `moves`, at once.
 //! - `GET /api/job/<id>`: the job's state, progress and, once done, its result.
 //! - `POST /api/job/<id>/stop`: stops it.
 
@@ -69,25 +75,65 @@ impl Reply {
 /// `QSearch` itself, which the horizon pair sets (off, then on).
 pub fn quiescence_options() -> Vec<OptionSpec> {
     crate::options::option_specs()
-        .into_iter()
+        .iter()
         .filter(|s| s.name.starts_with("QSearch") && s.name != "QSearch")
+        .copied()
+        .collect()
+}
+
+/// The main search's switches the page can set (its pruning and reductions, one switch
+/// each, and `TacticalMode`).
+pub const MAIN_SEARCH_OPTIONS: [&str; 8] = [
+    "ReverseFutility",
+    "NullMovePruning",
+    "FutilityPruning",
+    "LateMovePruning",
+    "SEEPruning",
+    "LateMoveReductions",
+    "CaptureHistory",
+    "TacticalMode",
+];
+
+/// Every option the page can set, with its group: `QSearch` and the quiescence options
+/// (`quiescence`), the main search's switches (`main`), `Use NNUE` (`evaluation`). `QSearch`
+/// itself only in an A/B comparison: the horizon pair sets it.
+pub fn explorer_options() -> Vec<(OptionSpec, &'static str)> {
+    crate::options::option_specs()
+        .iter()
+        .filter_map(|s| {
+            let group = if s.name.starts_with("QSearch") {
+                "quiescence"
+            } else if MAIN_SEARCH_OPTIONS.contains(&s.name) {
+                "main"
+            } else if s.name == "Use NNUE" {
+                "evaluation"
+            } else {
+                return None;
+            };
+            Some((*s, group))
+        })
         .collect()
 }
 
 fn options_json() -> Value {
-    let list: Vec<Value> = quiescence_options()
+    let list: Vec<Value> = explorer_options()
         .iter()
-        .map(|s| match s.kind {
-            OptionKind::Spin { default, min, max } => {
-                json!({"name": s.name, "type": "spin", "default": default, "min": min, "max": max})
-            }
-            OptionKind::Check { default } => {
-                json!({"name": s.name, "type": "check", "default": default})
-            }
-            OptionKind::Button => json!({"name": s.name, "type": "button"}),
-            OptionKind::String { default } => {
-                json!({"name": s.name, "type": "string", "default": default})
-            }
+        .map(|(s, group)| {
+            let mut v = match s.kind {
+                OptionKind::Spin { default, min, max } => {
+                    json!({"name": s.name, "type": "spin", "default": default, "min": min, "max": max})
+                }
+                OptionKind::Check { default } => {
+                    json!({"name": s.name, "type": "check", "default": default})
+                }
+                OptionKind::Button => json!({"name": s.name, "type": "button"}),
+                OptionKind::String { default } => {
+                    json!({"name": s.name, "type": "string", "default": default})
+                }
+            };
+            v["group"] = json!(group);
+            v["ab_only"] = json!(s.name == "QSearch");
+            v
         })
         .collect();
     json!({ "options": list })
@@ -114,10 +160,12 @@ pub fn handle(method: &str, path: &str, body: &[u8], jobs: &JobTable) -> Reply {
         ["explore.js"] if get => Reply::text("text/javascript; charset=utf-8", PAGE_JS),
         [] | ["index.html"] | ["explore.css"] | ["explore.js"] => wrong_method("GET"),
         ["api", "options"] if get => Reply::json(200, &options_json()),
-        ["api", "options"] => wrong_method("GET"),
+        ["api", "tour"] if get => Reply::json(200, &super::tour::tour_json()),
+        ["api", "options"] | ["api", "tour"] => wrong_method("GET"),
         ["api", "moves"] if post => with_body(body, moves),
         ["api", "search"] if post => with_body(body, |v| search(v, jobs)),
-        ["api", "moves"] | ["api", "search"] => wrong_method("POST"),
+        ["api", "tree"] if post => with_body(body, tree),
+        ["api", "moves"] | ["api", "search"] | ["api", "tree"] => wrong_method("POST"),
         ["api", "job", id] if get => match job_id(id, jobs) {
             Ok(job) => Reply::json(200, &job.to_json()),
             Err(r) => r,
@@ -240,15 +288,29 @@ fn depth_field(req: &Map<String, Value>) -> Result<i32, Reply> {
     }
 }
 
-/// Reads `options`: an object of quiescence option names and values (booleans, numbers, or
-/// their text), each checked against its range.
-fn options_field(req: &Map<String, Value>) -> Result<Vec<(OptionSpec, OptionValue)>, Reply> {
-    let map = match req.get("options") {
+/// Reads the option set `key` (`options`, `options_b`): an object of option names and values
+/// (booleans, numbers, or their text), each one of [`explorer_options`] (`QSearch` only where
+/// `qsearch_allowed`), checked against its range.
+fn options_field(
+    req: &Map<String, Value>,
+    key: &str,
+    qsearch_allowed: bool,
+) -> Result<Vec<(OptionSpec, OptionValue)>, Reply> {
+    let map = match req.get(key) {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Object(m)) => m,
-        Some(_) => return Err(Reply::error(400, "field 'options' must be an object")),
+        Some(_) => {
+            return Err(Reply::error(
+                400,
+                format!("field '{key}' must be an object"),
+            ))
+        }
     };
-    let allowed = quiescence_options();
+    let allowed: Vec<OptionSpec> = explorer_options()
+        .into_iter()
+        .map(|(s, _)| s)
+        .filter(|s| qsearch_allowed || s.name != "QSearch")
+        .collect();
     let mut out = Vec::new();
     for (name, value) in map {
         let Some(spec) = find_option(name) else {
@@ -260,10 +322,16 @@ fn options_field(req: &Map<String, Value>) -> Result<Vec<(OptionSpec, OptionValu
         if !allowed.iter().any(|s| s.name == spec.name) {
             return Err(Reply::error(
                 400,
-                format!(
-                    "option '{}' cannot be set here (only the quiescence options of /api/options)",
-                    spec.name
-                ),
+                if spec.name == "QSearch" {
+                    "option 'QSearch' cannot be set here: the horizon pair searches without and \
+                     with it (an A/B comparison, with options_b, sets it in each set)"
+                        .to_string()
+                } else {
+                    format!(
+                        "option '{}' cannot be set here (only the options of /api/options)",
+                        spec.name
+                    )
+                },
             ));
         }
         let text = match value {
@@ -289,24 +357,92 @@ fn options_field(req: &Map<String, Value>) -> Result<Vec<(OptionSpec, OptionValu
     Ok(out)
 }
 
-/// `POST /api/search`: checks the request and starts a job.
-fn search(req: &Map<String, Value>, jobs: &JobTable) -> Reply {
-    for key in req.keys() {
-        if !["fen", "depth", "options"].contains(&key.as_str()) {
-            return Reply::error(
+/// Reads `key` (`tree`, `moves`): a list of at most [`MAX_TREE_MOVES`] moves in UCI
+/// (checked against the position later). Absent: `None`.
+fn moves_field(req: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, Reply> {
+    let list = match req.get(key) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(a)) => a,
+        Some(_) => {
+            return Err(Reply::error(
+                400,
+                format!("field '{key}' must be a list of moves in UCI"),
+            ))
+        }
+    };
+    if list.len() > MAX_TREE_MOVES {
+        return Err(Reply::error(
+            400,
+            format!("field '{key}': more than {MAX_TREE_MOVES} moves"),
+        ));
+    }
+    list.iter()
+        .map(|m| match m {
+            Value::String(s) if s.len() <= 8 => Ok(s.trim().to_string()),
+            other => Err(Reply::error(
                 400,
                 format!(
-                    "unknown field '{}' (expected fen, depth, options)",
-                    shorten(key, 32)
+                    "field '{key}': {} is not a move in UCI",
+                    shorten(&other.to_string(), 24)
                 ),
-            );
-        }
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// Longest line of moves to a tree node.
+pub const MAX_TREE_MOVES: usize = 256;
+
+/// Refuses fields other than `known`.
+fn known_fields(req: &Map<String, Value>, known: &[&str]) -> Result<(), Reply> {
+    match req.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(key) => Err(Reply::error(
+            400,
+            format!(
+                "unknown field '{}' (expected {})",
+                shorten(key, 32),
+                known.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks that each move of `moves` is legal in turn from `pos`.
+fn check_line(pos: &Position, moves: &[String]) -> Result<(), Reply> {
+    let mut p = pos.clone();
+    for m in moves {
+        let mv = p
+            .parse_uci_move(m)
+            .map_err(|e| Reply::error(400, format!("move '{}': {e}", shorten(m, 16))))?;
+        p.play(mv);
+    }
+    Ok(())
+}
+
+/// `POST /api/search`: checks the request and starts a job.
+fn search(req: &Map<String, Value>, jobs: &JobTable) -> Reply {
+    if let Err(r) = known_fields(req, &["fen", "depth", "options", "options_b", "tree"]) {
+        return r;
     }
     let request = (|| {
+        let ab = !matches!(req.get("options_b"), None | Some(Value::Null));
+        let pos = fen_field(req)?;
+        let tree_moves = moves_field(req, "tree")?;
+        if let Some(m) = &tree_moves {
+            check_line(&pos, m)?;
+        }
         Ok::<_, Reply>(SearchRequest {
-            pos: fen_field(req)?,
+            pos,
             depth: depth_field(req)?,
-            options: options_field(req)?,
+            options: options_field(req, "options", ab)?,
+            options_b: if ab {
+                Some(options_field(req, "options_b", true)?)
+            } else {
+                None
+            },
+            tree_moves,
         })
     })();
     let request = match request {
@@ -316,6 +452,27 @@ fn search(req: &Map<String, Value>, jobs: &JobTable) -> Reply {
     match jobs.start(request) {
         Ok(job) => Reply::json(200, &json!({ "id": job.id, "state": job.state() })),
         Err(e) => Reply::error(503, e),
+    }
+}
+
+/// `POST /api/tree`: the quiescence tree at the position after `moves`, with `options`.
+fn tree(req: &Map<String, Value>) -> Reply {
+    if let Err(r) = known_fields(req, &["fen", "moves", "options"]) {
+        return r;
+    }
+    let checked = (|| {
+        let pos = fen_field(req)?;
+        let moves = moves_field(req, "moves")?.unwrap_or_default();
+        check_line(&pos, &moves)?;
+        let options = options_field(req, "options", true)?;
+        Ok::<_, Reply>((pos, moves, options))
+    })();
+    match checked {
+        Ok((pos, moves, options)) => match super::jobs::tree_at(&pos, &moves, &options) {
+            Ok(t) => Reply::json(200, &t),
+            Err(e) => Reply::error(400, e),
+        },
+        Err(r) => r,
     }
 }
 
@@ -346,8 +503,24 @@ mod tests {
             .iter()
             .map(|o| o["name"].as_str().unwrap())
             .collect();
-        assert!(names.contains(&"QSearchSEE") && !names.contains(&"QSearch"));
+        assert!(names.contains(&"QSearchSEE") && names.contains(&"QSearch"));
+        for name in MAIN_SEARCH_OPTIONS.iter().chain(&["Use NNUE"]) {
+            assert!(names.contains(name), "{name}");
+        }
         assert!(!names.contains(&"Hash"));
+        let group = |n: &str| {
+            v["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == n)
+                .map(|o| o["group"].clone())
+                .unwrap()
+        };
+        assert_eq!(group("NullMovePruning"), "main");
+        assert_eq!(group("TacticalMode"), "main");
+        assert_eq!(group("Use NNUE"), "evaluation");
+        assert_eq!(group("QSearchChecks"), "quiescence");
     }
 
     #[test]

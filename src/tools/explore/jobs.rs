@@ -29,6 +29,9 @@ pub const MAX_KEPT: usize = 64;
 /// Tree nodes (searched nodes plus pruned leaves) shown of the quiescence tree.
 pub const TREE_NODES: usize = 400;
 
+/// Checked options, applied in this order.
+pub type OptionSet = Vec<(OptionSpec, OptionValue)>;
+
 /// What a search job asks for, checked.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
@@ -36,8 +39,16 @@ pub struct SearchRequest {
     pub pos: Position,
     /// Depth of both searches.
     pub depth: i32,
-    /// The quiescence options, checked, applied to both engines (in this order).
-    pub options: Vec<(OptionSpec, OptionValue)>,
+    /// The options (set A), checked, applied to both engines of the horizon pair (whose
+    /// `QSearch` the pair sets: off, then on).
+    pub options: OptionSet,
+    /// Set B: with it the job is an A/B comparison, one search with each set (each with its
+    /// own `QSearch`), instead of the horizon pair.
+    pub options_b: Option<OptionSet>,
+    /// Where the quiescence tree is built: the moves (UCI) from the position. `None`: the
+    /// horizon (the end of the line of the search without quiescence; in A/B, the end of
+    /// the main-search part of A's line).
+    pub tree_moves: Option<Vec<String>>,
 }
 
 /// Where a job is.
@@ -228,13 +239,14 @@ impl JobTable {
     }
 }
 
-/// A score as the page shows it: `+291`, `-75`, `0`, or mate in moves as `#3` / `#-3`.
+/// A score as the page shows it: `+291`, `-75`, `0`, or mate in moves as `M3` (the side to
+/// move mates in 3) / `-M3` (it is mated in 3).
 pub fn score_text(score: i32) -> String {
     use crate::params::{MATE, MATE_BOUND};
     if score >= MATE_BOUND {
-        format!("#{}", (MATE - score + 1) / 2)
+        format!("M{}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
-        format!("#-{}", (MATE + score + 1) / 2)
+        format!("-M{}", (MATE + score + 1) / 2)
     } else if score == 0 {
         "0".into()
     } else {
@@ -268,13 +280,24 @@ pub fn line_json(pos: &Position, moves: &[cozy_chess::Move]) -> Vec<Value> {
     out
 }
 
-/// A fresh engine with the job's options, its stop flag shared with the job.
-fn job_engine(job: &Job, req: &SearchRequest, qsearch: bool) -> Result<Engine, String> {
+/// A fresh silent engine with `options` applied (the network file before its switch), then
+/// the quiescence search on or off when `qsearch` says so.
+pub fn options_engine(options: &OptionSet, qsearch: Option<bool>) -> Result<Engine, String> {
     let mut engine = quiet_engine(JOB_HASH_MIB);
-    for (spec, value) in &req.options {
+    let mut ordered: Vec<&(OptionSpec, OptionValue)> = options.iter().collect();
+    ordered.sort_by_key(|(s, _)| crate::options::application_order(s.name));
+    for (spec, value) in ordered {
         apply_value(&mut engine, spec, value)?;
     }
-    engine.options.qs.enabled = qsearch;
+    if let Some(q) = qsearch {
+        engine.options.qs.enabled = q;
+    }
+    Ok(engine)
+}
+
+/// A fresh engine with the job's options, its stop flag shared with the job.
+fn job_engine(job: &Job, options: &OptionSet, qsearch: Option<bool>) -> Result<Engine, String> {
+    let engine = options_engine(options, qsearch)?;
     let control = engine.control();
     if job.stop.load(Ordering::SeqCst) {
         control.stop.store(true, Ordering::SeqCst);
@@ -283,10 +306,16 @@ fn job_engine(job: &Job, req: &SearchRequest, qsearch: bool) -> Result<Engine, S
     Ok(engine)
 }
 
-fn search_json(pos: &Position, result: &SearchResult, qsearch: bool) -> Value {
+fn search_json(
+    pos: &Position,
+    result: &SearchResult,
+    qsearch: bool,
+    iterations: Vec<Value>,
+) -> Value {
     let board = pos.board();
     json!({
         "qsearch": qsearch,
+        "iterations": iterations,
         "score": result.score,
         "score_text": score_text(result.score),
         "best": result.best_move.map(|m| move_to_san(board, m)),
@@ -301,10 +330,12 @@ fn search_json(pos: &Position, result: &SearchResult, qsearch: bool) -> Value {
     })
 }
 
-/// The rows of the statistics table ([`crate::search::SearchStats::table`]): name, value.
+/// The rows of the statistics table ([`crate::search::SearchStats::table`]): name, value;
+/// the q-ply histogram at its end is left out (the page draws it from `stats.qply_hist`).
 fn stats_rows(table: &str) -> Vec<(String, String)> {
     table
         .lines()
+        .take_while(|l| l.trim() != "q-ply histogram")
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let split = l.char_indices().nth(34).map_or(l.len(), |(i, _)| i);
@@ -314,21 +345,47 @@ fn stats_rows(table: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// One search of the pair, its iterations reported to the job's progress.
-fn run_search(job: &Arc<Job>, req: &SearchRequest, qsearch: bool) -> Result<Value, String> {
-    let phase = if qsearch { "with" } else { "without" };
+/// One search, its iterations reported to the job's progress and kept (the last report of
+/// each depth: depth, score, best move, nodes). `phase` names it in the progress; `qsearch`
+/// forces the quiescence search on or off (`None`: as the options say).
+fn run_search(
+    job: &Arc<Job>,
+    req: &SearchRequest,
+    options: &OptionSet,
+    phase: &str,
+    qsearch: Option<bool>,
+) -> Result<Value, String> {
     job.set_progress(|p| {
         *p = Progress {
             phase: phase.into(),
             ..Progress::default()
         }
     });
-    let mut engine = job_engine(job, req, qsearch)?;
+    let mut engine = job_engine(job, options, qsearch)?;
+    let enabled = engine.options.qs.enabled;
     let reporter = Arc::clone(job);
     let root = req.pos.clone();
+    let iterations: Arc<Mutex<Vec<Value>>> = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&iterations);
     engine.set_report_sink(Some(Arc::new(move |report: &SearchReport| {
         if let SearchReport::Iteration(it) = report {
             let pv = uci_line(&root, &it.pv);
+            let line = line_json(&root, &it.pv);
+            let best = line.first().cloned().unwrap_or(Value::Null);
+            {
+                let mut its = lock(&kept);
+                if its.last().is_some_and(|v| v["depth"] == it.depth) {
+                    its.pop();
+                }
+                its.push(json!({
+                    "depth": it.depth,
+                    "score": it.score,
+                    "score_text": score_text(it.score),
+                    "best": best["san"],
+                    "best_uci": best["uci"],
+                    "nodes": it.nodes,
+                }));
+            }
             reporter.set_progress(|p| {
                 p.depth = it.depth;
                 p.score = it.score;
@@ -339,65 +396,159 @@ fn run_search(job: &Arc<Job>, req: &SearchRequest, qsearch: bool) -> Result<Valu
         }
     })));
     let result = engine.search(&req.pos, &Limits::depth(req.depth), &[]);
-    Ok(search_json(&req.pos, &result, qsearch))
+    engine.set_report_sink(None);
+    let its = std::mem::take(&mut *lock(&iterations));
+    Ok(search_json(&req.pos, &result, enabled, its))
 }
 
-/// The whole job: the search without, the search with the quiescence search, and the
-/// quiescence tree where the search without it stopped (the end of its PV).
+/// The UCI moves of a search's line (`pv` of [`search_json`]).
+fn line_moves(search: &Value) -> Vec<String> {
+    search["pv"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m["uci"].as_str())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The quiescence tree at the position after `moves` (UCI) from `pos`, searched with
+/// `options` (the quiescence search on) and a full window; `path` holds the moves that led
+/// there (SAN, UCI and the FEN after each). An illegal move is an error.
+pub fn tree_at(pos: &Position, moves: &[String], options: &OptionSet) -> Result<Value, String> {
+    let mut node = pos.clone();
+    let mut played = Vec::new();
+    for text in moves {
+        let mv = node
+            .parse_uci_move(text)
+            .map_err(|e| format!("tree move '{}': {e}", crate::position::shorten(text, 16)))?;
+        played.push(mv);
+        node.play(mv);
+    }
+    let mut engine = options_engine(options, Some(true))?;
+    let tree = qtree(&mut engine, &node, -INFINITY, INFINITY, TREE_NODES);
+    let mut t = tree_json(&tree);
+    let line = line_json(pos, &played);
+    t["path"] = json!(line.iter().map(|m| m["san"].clone()).collect::<Vec<_>>());
+    t["path_line"] = json!(line);
+    Ok(t)
+}
+
+/// The threat: the best move of the side not to move, were it its turn (the position with
+/// the side to move passed; `null` when the side to move is in check or passing is not a
+/// legal position), found by a short search with `options`.
+pub fn threat(pos: &Position, depth: i32, options: &OptionSet) -> Value {
+    if pos.in_check() {
+        return Value::Null;
+    }
+    let fen = pos.fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Value::Null;
+    }
+    fields[1] = if fields[1] == "w" { "b" } else { "w" };
+    fields[3] = "-";
+    let Ok(passed) = Position::from_fen(&fields.join(" ")) else {
+        return Value::Null;
+    };
+    let Ok(mut engine) = options_engine(options, Some(true)) else {
+        return Value::Null;
+    };
+    let result = engine.search(&passed, &Limits::depth(depth.clamp(1, 3)), &[]);
+    match result.best_move {
+        Some(mv) => json!({
+            "san": move_to_san(passed.board(), mv),
+            "uci": passed.move_to_uci(mv),
+            "score": result.score,
+            "score_text": score_text(result.score),
+        }),
+        None => Value::Null,
+    }
+}
+
+fn options_json(options: &OptionSet) -> Value {
+    Value::Object(
+        options
+            .iter()
+            .map(|(s, v)| (s.name.to_string(), option_value_json(v)))
+            .collect(),
+    )
+}
+
+/// The whole job. The horizon pair: the search without, the search with the quiescence
+/// search, and the quiescence tree where the search without it stopped (the end of its PV) or
+/// where the request asks. A/B: one search with each option set, and the tree of each set at
+/// the same node (the end of the main-search part of A's line, or where the request asks).
+/// Both: the threat in the position.
 fn run_job(job: &Arc<Job>, req: &SearchRequest) -> Value {
     let mut out = json!({
         "fen": req.pos.fen(),
         "depth": req.depth,
-        "options": req.options.iter().map(|(s, v)| (s.name.to_string(), option_value_json(v)))
-            .collect::<serde_json::Map<_, _>>(),
+        "options": options_json(&req.options),
+        "mode": if req.options_b.is_some() { "ab" } else { "pair" },
     });
+    if let Some(b) = &req.options_b {
+        out["options_b"] = options_json(b);
+    }
     let mut leaf_moves = Vec::new();
-    match run_search(job, req, false) {
-        Ok(v) => {
-            leaf_moves = v["pv"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|m| m["uci"].as_str())
-                        .map(String::from)
-                        .collect()
-                })
-                .unwrap_or_default();
-            out["without"] = v;
+    let stopped = || job.stop.load(Ordering::SeqCst);
+    match &req.options_b {
+        None => {
+            match run_search(job, req, &req.options, "without", Some(false)) {
+                Ok(v) => {
+                    leaf_moves = line_moves(&v);
+                    out["without"] = v;
+                }
+                Err(e) => out["error"] = e.into(),
+            }
+            if !stopped() {
+                match run_search(job, req, &req.options, "with", Some(true)) {
+                    Ok(v) => out["with"] = v,
+                    Err(e) => out["error"] = e.into(),
+                }
+            }
         }
-        Err(e) => out["error"] = e.into(),
-    }
-    if !job.stop.load(Ordering::SeqCst) {
-        match run_search(job, req, true) {
-            Ok(v) => out["with"] = v,
-            Err(e) => out["error"] = e.into(),
+        Some(b) => {
+            match run_search(job, req, &req.options, "a", None) {
+                Ok(v) => {
+                    leaf_moves = line_moves(&v);
+                    leaf_moves.truncate(req.depth.max(0) as usize);
+                    out["a"] = v;
+                }
+                Err(e) => out["error"] = e.into(),
+            }
+            if !stopped() {
+                match run_search(job, req, b, "b", None) {
+                    Ok(v) => out["b"] = v,
+                    Err(e) => out["error"] = e.into(),
+                }
+            }
         }
     }
-    if !job.stop.load(Ordering::SeqCst) {
+    if !stopped() {
         job.set_progress(|p| {
             *p = Progress {
                 phase: "tree".into(),
                 ..Progress::default()
             }
         });
-        // The horizon: the position the search without quiescence evaluated statically.
-        let mut leaf = req.pos.clone();
-        let mut played = Vec::new();
-        for text in &leaf_moves {
-            match leaf.parse_uci_move(text) {
-                Ok(mv) => {
-                    played.push(move_to_san(leaf.board(), mv));
-                    leaf.play(mv);
-                }
-                Err(_) => break,
+        let at = req.tree_moves.clone().unwrap_or(leaf_moves);
+        out["tree_requested"] = json!(req.tree_moves.is_some());
+        match tree_at(&req.pos, &at, &req.options) {
+            Ok(t) => out["tree"] = t,
+            Err(e) => out["error"] = e.into(),
+        }
+        if let Some(b) = &req.options_b {
+            match tree_at(&req.pos, &at, b) {
+                Ok(t) => out["tree_b"] = t,
+                Err(e) => out["error"] = e.into(),
             }
         }
-        if let Ok(mut engine) = job_engine(job, req, true) {
-            let tree = qtree(&mut engine, &leaf, -INFINITY, INFINITY, TREE_NODES);
-            let mut t = tree_json(&tree);
-            t["path"] = json!(played);
-            out["tree"] = t;
-        }
+    }
+    if !stopped() {
+        out["threat"] = threat(&req.pos, req.depth, &req.options);
     }
     out
 }
@@ -427,11 +578,12 @@ pub fn tree_json(tree: &QTree) -> Value {
     })
 }
 
-fn bound_text(v: i32) -> String {
+/// A bound of a window: a score as [`score_text`] writes it, `+∞` and `-∞` for the open ends.
+pub fn bound_text(v: i32) -> String {
     if v >= INFINITY {
-        "+inf".into()
+        "+\u{221e}".into()
     } else if v <= -INFINITY {
-        "-inf".into()
+        "-\u{221e}".into()
     } else {
         score_text(v)
     }
@@ -456,6 +608,7 @@ fn node_json(node: &QNode) -> Value {
     json!({
         "kind": "node",
         "label": node.label,
+        "uci": node.mv.map(|m| m.to_string()),
         "fen": node.board.as_ref().map(board_fen),
         "window": [bound_text(node.alpha), bound_text(node.beta)],
         "qply": node.qply,
@@ -482,8 +635,12 @@ mod tests {
         assert_eq!(score_text(291), "+291");
         assert_eq!(score_text(-75), "-75");
         assert_eq!(score_text(0), "0");
-        assert_eq!(score_text(MATE - 5), "#3");
-        assert_eq!(score_text(-(MATE - 4)), "#-2");
+        assert_eq!(score_text(MATE - 5), "M3");
+        assert_eq!(score_text(MATE - 1), "M1");
+        assert_eq!(score_text(-(MATE - 4)), "-M2");
+        assert_eq!(bound_text(INFINITY), "+\u{221e}");
+        assert_eq!(bound_text(-INFINITY), "-\u{221e}");
+        assert_eq!(bound_text(-250), "-250");
     }
 
     /// Defect 9 of the careful-user report: the progress of a job wrote White's short
@@ -510,8 +667,10 @@ mod tests {
                 pos,
                 depth: 2,
                 options: Vec::new(),
+                options_b: None,
+                tree_moves: None,
             };
-            let v = run_search(&job, &req, true).unwrap();
+            let v = run_search(&job, &req, &Vec::new(), "with", Some(true)).unwrap();
             assert_eq!(v["best_uci"], castle, "{v}");
             let pv = lock(&job.inner).progress.pv.clone();
             assert_eq!(
@@ -529,6 +688,8 @@ mod tests {
             pos: Position::from_fen(crate::tools::horizon::HORIZON_FEN).unwrap(),
             depth: 1,
             options: Vec::new(),
+            options_b: None,
+            tree_moves: None,
         };
         let job = table.start(req).unwrap();
         while job.state() == JobState::Running {

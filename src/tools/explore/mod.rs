@@ -16,6 +16,7 @@
 
 pub mod api;
 pub mod jobs;
+pub mod tour;
 
 use std::io::Read as _;
 use std::net::{IpAddr, SocketAddr};

@@ -12,7 +12,8 @@
 //! parent, and the child's window is the parent's window negated and swapped.
 
 pub mod render;
-pub mod tree;
+/// The tree model and its builder, in the engine library ([`crate::research::tree`]).
+pub use crate::research::tree;
 
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bench::BENCH_POSITIONS;
 use crate::epd::{parse_epd, EpdRecord};
@@ -78,7 +78,7 @@ pub fn variants() -> Vec<Variant> {
 }
 
 /// How much to measure.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MeasureConfig {
     /// Deepest fixed depth of the bench searches (every depth from 1 is searched).
     pub depth: i32,
@@ -128,7 +128,7 @@ impl MeasureConfig {
 }
 
 /// Nodes and time of the bench searches at one depth.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DepthPoint {
     /// The depth.
     pub depth: i32,
@@ -141,7 +141,7 @@ pub struct DepthPoint {
 }
 
 /// One bench position at the deepest depth.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PositionPoint {
     /// The position.
     pub fen: String,
@@ -154,7 +154,7 @@ pub struct PositionPoint {
 }
 
 /// Solved WAC positions at one node budget.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WacPoint {
     /// Nodes per position.
     pub nodes: u64,

@@ -1,7 +1,7 @@
 //! `lull report`: measures the quiescence search through the library and writes a
 //! self-contained report, DIR/index.html with SVG figures and its Markdown twin DIR/README.md
 //! (plus the figures and data.json), that sets each figure the literature quotes beside
-//! Lull's own. [`measure`] runs the searches, [`matches`] reads the stored match games and
+//! Lull's own. [`measure`] runs the searches, [`matches`](mod@matches) reads the stored match games and
 //! computes Elo, [`plots`] draws the figures and [`render`] writes the pages. The matches
 //! are not played here: `docs/report/play_matches.sh` plays them into
 //! docs/report/matches/*.pgn, which the report reads.
@@ -40,6 +40,19 @@ pub struct ReportArgs {
     /// classical evaluation; without it the embedded network is used if there is one.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
+    /// Option sets measured at once, one thread each (default: the machine's cores). The
+    /// node counts do not depend on it; the times do, as the load of the machine does.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: Option<u32>,
+    /// The build the report names (e.g. the commit it was built from), written beside the
+    /// command that made it.
+    #[arg(long, value_name = "TEXT")]
+    pub build: Option<String>,
+    /// Measure nothing: redraw the figures and rewrite the pages from DIR/data.json (written
+    /// by an earlier run) and the stored matches; `--build` then names the build that drew
+    /// them.
+    #[arg(long)]
+    pub replot: bool,
 }
 
 /// One claim of the literature with Lull's figure beside it.
@@ -57,6 +70,8 @@ pub struct Claim {
     pub lull_nnue: Option<String>,
     /// Whether Lull's figure falls in the claimed range (`None`: no range to check).
     pub holds: Option<bool>,
+    /// The same for the network's figure.
+    pub holds_nnue: Option<bool>,
 }
 
 /// Everything the report shows; written as data.json.
@@ -66,6 +81,10 @@ pub struct ReportData {
     pub command: String,
     /// `lull` version.
     pub version: &'static str,
+    /// The build named by `--build` (e.g. a commit), if any.
+    pub build: Option<String>,
+    /// Option sets measured at once.
+    pub jobs: usize,
     /// What was measured.
     pub config: MeasureConfig,
     /// Per option set, classical evaluation.
@@ -74,70 +93,250 @@ pub struct ReportData {
     pub nnue_measures: Option<Vec<VariantMeasure>>,
     /// Why there is no network column, or which network it is.
     pub nnue_note: String,
-    /// The stored matches.
+    /// The stored matches (hand-crafted evaluation: `<dir>/<variant>.pgn`).
     pub matches: Vec<MatchResult>,
+    /// The stored matches with the network (`<dir>/nnue/<variant>.pgn`), if any.
+    pub nnue_matches: Vec<MatchResult>,
     /// Where they were read from.
     pub matches_dir: String,
     /// The claims with Lull's figures.
     pub claims: Vec<Claim>,
     /// Seconds the measurements took.
     pub elapsed_s: f64,
+    /// The build that redrew the figures from data.json (`--replot`), if they were redrawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redrawn_by: Option<String>,
 }
 
-/// Runs every option set with `config` and reads the matches; `progress` gets a line per step.
+/// A measured option set as data.json stores it (the option set by its key).
+#[derive(serde::Deserialize)]
+struct StoredMeasure {
+    variant: StoredVariant,
+    depths: Vec<measure::DepthPoint>,
+    stats: crate::search::SearchStats,
+    positions: Vec<measure::PositionPoint>,
+    wac: Vec<measure::WacPoint>,
+}
+
+#[derive(serde::Deserialize)]
+struct StoredVariant {
+    key: String,
+}
+
+/// What `--replot` reads back from data.json: the measurements and how they were made.
+#[derive(serde::Deserialize)]
+struct Stored {
+    command: String,
+    #[serde(default)]
+    build: Option<String>,
+    #[serde(default)]
+    jobs: usize,
+    config: MeasureConfig,
+    measures: Vec<StoredMeasure>,
+    nnue_measures: Option<Vec<StoredMeasure>>,
+    nnue_note: String,
+    elapsed_s: f64,
+}
+
+fn restore(stored: Vec<StoredMeasure>) -> Result<Vec<VariantMeasure>, String> {
+    let all = variants();
+    stored
+        .into_iter()
+        .map(|m| {
+            let variant = all
+                .iter()
+                .find(|v| v.key == m.variant.key)
+                .cloned()
+                .ok_or_else(|| format!("data.json: unknown option set '{}'", m.variant.key))?;
+            Ok(VariantMeasure {
+                variant,
+                depths: m.depths,
+                stats: m.stats,
+                positions: m.positions,
+                wac: m.wac,
+            })
+        })
+        .collect()
+}
+
+/// The report of an earlier run, from its data.json, with the matches read again from
+/// `matches_dir` and the claims worked out again: the figures and pages can be redrawn
+/// without measuring (`lull report --replot`). `redrawn_by` names the build that redraws.
+pub fn reload(
+    data_json: &Path,
+    matches_dir: &Path,
+    redrawn_by: Option<String>,
+) -> Result<ReportData, String> {
+    let text = std::fs::read_to_string(data_json)
+        .map_err(|e| format!("cannot read {}: {e}", data_json.display()))?;
+    let stored: Stored = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a report's data.json: {e}", data_json.display()))?;
+    let measures = restore(stored.measures)?;
+    let nnue_measures = stored.nnue_measures.map(restore).transpose()?;
+    let matches = read_matches(matches_dir)?;
+    let nnue_matches = read_matches(&matches_dir.join("nnue"))?;
+    let claims = claims(&measures, nnue_measures.as_deref(), &matches, &nnue_matches);
+    Ok(ReportData {
+        command: stored.command,
+        version: env!("CARGO_PKG_VERSION"),
+        build: stored.build,
+        jobs: stored.jobs.max(1),
+        config: stored.config,
+        measures,
+        nnue_measures,
+        nnue_note: stored.nnue_note,
+        matches,
+        nnue_matches,
+        matches_dir: matches_dir.display().to_string(),
+        claims,
+        elapsed_s: stored.elapsed_s,
+        redrawn_by,
+    })
+}
+
+/// How [`collect_with`] runs: threads and the build to name.
+#[derive(Clone, Debug)]
+pub struct CollectOptions {
+    /// Option sets measured at once (at least 1).
+    pub jobs: usize,
+    /// The build to name in the report.
+    pub build: Option<String>,
+}
+
+impl Default for CollectOptions {
+    /// The machine's cores, no build named.
+    fn default() -> Self {
+        Self {
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            build: None,
+        }
+    }
+}
+
+/// Runs every option set with `config`, with the hand-crafted evaluation and with the network
+/// (`eval_file`, or the embedded one), and reads the matches; `progress` gets a line per step.
 pub fn collect(
     config: &MeasureConfig,
     matches_dir: &Path,
     eval_file: Option<&Path>,
     command: String,
-    mut progress: impl FnMut(&str),
+    progress: impl FnMut(&str) + Send,
+) -> Result<ReportData, String> {
+    collect_with(
+        config,
+        matches_dir,
+        eval_file,
+        command,
+        &CollectOptions::default(),
+        progress,
+    )
+}
+
+/// [`collect`] with its threads and build given: the option sets of both evaluations are
+/// measured `opts.jobs` at a time, each on a thread of its own with its own engine.
+pub fn collect_with(
+    config: &MeasureConfig,
+    matches_dir: &Path,
+    eval_file: Option<&Path>,
+    command: String,
+    opts: &CollectOptions,
+    progress: impl FnMut(&str) + Send,
 ) -> Result<ReportData, String> {
     let start = Instant::now();
     let matches = read_matches(matches_dir)?;
-    let mut measures = Vec::new();
-    for v in variants() {
-        measures.push(measure_variant(&v, config, &mut progress)?);
-    }
+    let nnue_matches = read_matches(&matches_dir.join("nnue"))?;
     let net = match eval_file {
         Some(p) => Some(p.display().to_string()),
         None if nnue::DEFAULT_NET.is_some() => Some("<default>".to_string()),
         None => None,
     };
-    let (nnue_measures, nnue_note) = match net {
-        Some(file) => {
-            let mut cfg = config.clone();
-            cfg.eval_options = vec![
-                ("EvalFile".to_string(), file.clone()),
-                ("Use NNUE".to_string(), "true".to_string()),
-            ];
-            let mut out = Vec::new();
-            for v in variants() {
-                out.push(measure_variant(&v, &cfg, |s| {
-                    progress(&format!("NNUE {s}"))
-                })?);
-            }
-            (Some(out), format!("network: EvalFile={file}"))
+    let nnue_config = net.as_ref().map(|file| {
+        let mut cfg = config.clone();
+        cfg.eval_options = vec![
+            ("EvalFile".to_string(), file.clone()),
+            ("Use NNUE".to_string(), "true".to_string()),
+        ];
+        cfg
+    });
+    // Every (evaluation, option set) pair is one task; `jobs` threads take them in turn.
+    let mut tasks: Vec<(bool, measure::Variant)> =
+        variants().into_iter().map(|v| (false, v)).collect();
+    if nnue_config.is_some() {
+        tasks.extend(variants().into_iter().map(|v| (true, v)));
+    }
+    let jobs = opts.jobs.clamp(1, tasks.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let progress = std::sync::Mutex::new(progress);
+    let results: Vec<std::sync::Mutex<Option<Result<VariantMeasure, String>>>> =
+        tasks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some((nnue, variant)) = tasks.get(i) else {
+                    break;
+                };
+                let cfg = if *nnue {
+                    nnue_config.as_ref().unwrap_or(config)
+                } else {
+                    config
+                };
+                let tag = if *nnue { "NNUE " } else { "" };
+                let r = measure_variant(variant, cfg, |s| {
+                    let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+                    (*p)(&format!("{tag}{s}"));
+                });
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            });
         }
+    });
+    let mut measures = Vec::new();
+    let mut network = Vec::new();
+    for ((nnue, _), r) in tasks.iter().zip(results) {
+        let r = r
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(|| Err("a measurement thread ended early".to_string()))?;
+        if *nnue {
+            network.push(r);
+        } else {
+            measures.push(r);
+        }
+    }
+    let (nnue_measures, nnue_note) = match net {
+        Some(file) => (
+            Some(network),
+            format!(
+                "The NNUE column and the right-hand panels: the same option sets with the \
+                 network (`EvalFile={file}`, `Use NNUE=true`); the hand-crafted column and the \
+                 left-hand panels with `Use NNUE=false`. The network's scores are on another \
+                 scale than the hand-crafted evaluation's, so the same SEE and delta margins \
+                 prune a different share of the captures."
+            ),
+        ),
         None => (
             None,
-            "No network is embedded yet (src/nnue: DEFAULT_NET is None, `Use NNUE` defaults \
-             to false), so the NNUE column waits for the network; `lull report --eval-file \
-             FILE` measures a trained one side by side."
+            "This build embeds no network (src/nnue: DEFAULT_NET is None), so the NNUE column \
+             is empty; `lull report --eval-file FILE` measures one side by side."
                 .to_string(),
         ),
     };
-    let claims = claims(&measures, nnue_measures.as_deref(), &matches);
+    let claims = claims(&measures, nnue_measures.as_deref(), &matches, &nnue_matches);
     Ok(ReportData {
         command,
         version: env!("CARGO_PKG_VERSION"),
+        build: opts.build.clone(),
+        jobs,
         config: config.clone(),
         measures,
         nnue_measures,
         nnue_note,
         matches,
+        nnue_matches,
         matches_dir: matches_dir.display().to_string(),
         claims,
         elapsed_s: start.elapsed().as_secs_f64(),
+        redrawn_by: None,
     })
 }
 
@@ -235,6 +434,7 @@ pub fn claims(
     ms: &[VariantMeasure],
     nnue: Option<&[VariantMeasure]>,
     matches: &[MatchResult],
+    nnue_matches: &[MatchResult],
 ) -> Vec<Claim> {
     let cpw = "Chess Programming Wiki, <em>Quiescence Search</em> (Limiting Quiescence)";
     let rows: [(&str, &str, &str); 9] = [
@@ -287,37 +487,42 @@ pub fn claims(
     ];
     let classical = figures(ms);
     let network = nnue.map(figures);
+    // The Elo a stored match adds to a row: (match key, whether the variant is the feature
+    // switched off, what the figure is).
+    let elo_of = |id: &str| match id {
+        "see" => Some(("see-off", true, "Elo of the pruning")),
+        "delta" => Some(("delta-off", true, "Elo of the pruning")),
+        "beal" => Some(("nullmove-on", false, "Elo of the null move")),
+        "checks" => Some(("checks-1", false, "Elo of checks at 1 q-ply")),
+        _ => None,
+    };
+    let with_elo = |text: String, id: &str, games: &[MatchResult]| match elo_of(id) {
+        Some((key, negate, what)) => match match_elo(games, key, negate) {
+            Some((_, elo)) => format!("{text}; {what}: {elo}"),
+            None => text,
+        },
+        None => text,
+    };
     let mut out = Vec::new();
     for (i, (id, claim, source)) in rows.iter().enumerate() {
         let Some((lull, holds)) = classical.get(i).cloned() else {
             continue;
         };
-        let mut lull = lull;
-        let extra = match *id {
-            "see" => match_elo(matches, "see-off", true),
-            "delta" => match_elo(matches, "delta-off", true),
-            "beal" => match_elo(matches, "nullmove-on", false),
-            "checks" => match_elo(matches, "checks-1", false),
-            _ => None,
-        };
-        if let Some((_, text)) = extra {
-            let what = match *id {
-                "beal" => "Elo of the null move",
-                "checks" => "Elo of checks at 1 q-ply",
-                _ => "Elo of the pruning",
-            };
-            lull = format!("{lull}; {what}: {text}");
-        }
+        let net = network.as_ref().and_then(|n| n.get(i).cloned());
         out.push(Claim {
             id,
             claim: claim.to_string(),
             source: source.to_string(),
-            lull,
-            lull_nnue: network.as_ref().and_then(|n| n.get(i).map(|f| f.0.clone())),
+            lull: with_elo(lull, id, matches),
+            lull_nnue: net
+                .as_ref()
+                .map(|(t, _)| with_elo(t.clone(), id, nnue_matches)),
             holds,
+            holds_nnue: net.and_then(|(_, h)| h),
         });
     }
     let elo = match_elo(matches, "qsearch-off", true);
+    let nnue_elo = match_elo(nnue_matches, "qsearch-off", true);
     out.push(Claim {
         id: "qsearch-elo",
         claim: "The quiescence search is worth 150–250 Elo".to_string(),
@@ -326,64 +531,89 @@ pub fn claims(
             || "not measured: no stored match qsearch-off.pgn".to_string(),
             |(_, t)| t.clone(),
         ),
-        lull_nnue: None,
+        lull_nnue: nnue_elo.as_ref().map(|(_, t)| t.clone()),
         holds: elo.map(|(e, _)| in_range(e, 150.0, 250.0)),
+        holds_nnue: nnue_elo.map(|(e, _)| in_range(e, 150.0, 250.0)),
     });
     out
+}
+
+/// The titles of the two panels of each figure.
+pub const HAND_CRAFTED: &str = "hand-crafted evaluation";
+/// The network's panel.
+pub const NETWORK: &str = "NNUE";
+
+/// The figures of the report: file name, caption and the figure.
+pub fn report_figures(
+    data: &ReportData,
+) -> Result<Vec<(&'static str, String, plots::Figure)>, String> {
+    let mut panels: Vec<plots::Panel<'_>> = vec![(HAND_CRAFTED, &data.measures)];
+    if let Some(n) = &data.nnue_measures {
+        panels.push((NETWORK, n));
+    }
+    let both = if panels.len() == 2 {
+        " (hand-crafted evaluation left, NNUE right)"
+    } else {
+        ""
+    };
+    let mut out = vec![
+        (
+            "qply_histogram.svg",
+            format!("The q-ply histogram per option set{both}"),
+            plots::qply_histogram(&panels)?,
+        ),
+        (
+            "nodes_to_depth.svg",
+            format!("Nodes to depth{both}"),
+            plots::to_depth(&panels, false)?,
+        ),
+        (
+            "time_to_depth.svg",
+            format!("Time to depth{both}"),
+            plots::to_depth(&panels, true)?,
+        ),
+    ];
+    let defaults: Vec<(&str, &measure::VariantMeasure)> = panels
+        .iter()
+        .filter_map(|(t, ms)| find(ms, "default").map(|d| (*t, d)))
+        .collect();
+    if !defaults.is_empty() {
+        out.push((
+            "bench_positions.svg",
+            format!("Q-node share and stand-pat rate per bench position{both}"),
+            plots::bench_positions(&defaults)?,
+        ));
+    }
+    out.push((
+        "wac_budget.svg",
+        format!("WAC solved against the node budget{both}"),
+        plots::wac_budget(&panels)?,
+    ));
+    if !data.matches.is_empty() || !data.nnue_matches.is_empty() {
+        let keys: Vec<(String, usize)> = data
+            .measures
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.variant.key.to_string(), i))
+            .collect();
+        let mut games: Vec<(&str, &[MatchResult])> = vec![(HAND_CRAFTED, &data.matches)];
+        if data.nnue_measures.is_some() {
+            games.push((NETWORK, &data.nnue_matches));
+        }
+        out.push((
+            "elo.svg",
+            format!("Elo of each variant against the default{both}"),
+            plots::elo(&games, &keys)?,
+        ));
+    }
+    Ok(out)
 }
 
 /// Writes the report into `out`: the figures, index.html, README.md and data.json. Returns
 /// the names of the files written.
 pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let mut figures: Vec<(&str, &str, String)> = Vec::new();
-    let ms = &data.measures;
-    figures.push((
-        "qply_histogram.svg",
-        "The q-ply histogram per option set",
-        plots::qply_histogram(ms)?,
-    ));
-    figures.push((
-        "nodes_to_depth.svg",
-        "Nodes to depth",
-        plots::to_depth(ms, false)?,
-    ));
-    figures.push((
-        "time_to_depth.svg",
-        "Time to depth",
-        plots::to_depth(ms, true)?,
-    ));
-    if let Some(d) = find(ms, "default") {
-        figures.push((
-            "bench_positions.svg",
-            "Q-node share and stand-pat rate per bench position",
-            plots::bench_positions(d)?,
-        ));
-    }
-    figures.push((
-        "wac_budget.svg",
-        "WAC solved against the node budget",
-        plots::wac_budget(ms)?,
-    ));
-    if !data.matches.is_empty() {
-        let keys: Vec<(String, usize)> = ms
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.variant.key.to_string(), i))
-            .collect();
-        figures.push((
-            "elo.svg",
-            "Elo of each variant against the default",
-            plots::elo(&data.matches, &keys)?,
-        ));
-    }
-    if let Some(n) = &data.nnue_measures {
-        figures.push((
-            "nnue_qply_histogram.svg",
-            "The q-ply histogram with the network",
-            plots::qply_histogram(n)?,
-        ));
-    }
+    let figures = report_figures(data)?;
     let mut written = Vec::new();
     let write = |name: &str, text: &str, written: &mut Vec<String>| -> Result<(), String> {
         let p = out.join(name);
@@ -391,10 +621,23 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
         written.push(name.to_string());
         Ok(())
     };
-    for (name, _, svg) in &figures {
-        write(name, svg, &mut written)?;
+    for (name, _, figure) in &figures {
+        write(name, &figure.svg, &mut written)?;
     }
-    let list: Vec<(&str, &str)> = figures.iter().map(|(n, t, _)| (*n, *t)).collect();
+    // A figure of an earlier edition that this one no longer draws.
+    let stale = out.join("nnue_qply_histogram.svg");
+    if stale.is_file() {
+        let _ = std::fs::remove_file(stale);
+    }
+    let list: Vec<render::FigureRef<'_>> = figures
+        .iter()
+        .map(|(n, c, f)| render::FigureRef {
+            file: n,
+            caption: c,
+            x_label: &f.x_label,
+            y_label: &f.y_label,
+        })
+        .collect();
     write("index.html", &render::html(data, &list), &mut written)?;
     write("README.md", &render::markdown(data, &list), &mut written)?;
     let json = serde_json::to_string_pretty(data).map_err(|e| format!("data.json: {e}"))?;
@@ -405,6 +648,27 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
 /// `lull report`: measure, then write the report. Exit code 2 for bad arguments or stored
 /// matches that cannot be read, 1 when writing fails.
 pub fn run(args: ReportArgs) -> ExitCode {
+    if args.replot {
+        let data = match reload(
+            &args.out.join("data.json"),
+            &args.matches,
+            args.build.clone(),
+        ) {
+            Ok(d) => d,
+            Err(e) => return fail(2, e),
+        };
+        return match write_report(&data, &args.out) {
+            Ok(files) => {
+                println!(
+                    "report redrawn in {} ({} files)",
+                    args.out.join("index.html").display(),
+                    files.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(1, e),
+        };
+    }
     let config = if args.quick {
         MeasureConfig::quick()
     } else {
@@ -435,11 +699,19 @@ pub fn run(args: ReportArgs) -> ExitCode {
         .collect::<Vec<_>>()
         .join(" ");
     let start = Instant::now();
-    let data = match collect(
+    let mut opts = CollectOptions {
+        build: args.build.clone(),
+        ..CollectOptions::default()
+    };
+    if let Some(j) = args.jobs {
+        opts.jobs = j as usize;
+    }
+    let data = match collect_with(
         &config,
         &args.matches,
         args.eval_file.as_deref(),
         command,
+        &opts,
         |s| eprintln!("[{:>5.0}s] {s}", start.elapsed().as_secs_f64()),
     ) {
         Ok(d) => d,

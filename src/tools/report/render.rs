@@ -14,7 +14,7 @@ pub fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Escaped text with `code` spans as <code> elements.
+/// Escaped text with `code` spans as `<code>` elements.
 pub fn escape_code(s: &str) -> String {
     escape(s)
         .split('`')
@@ -38,12 +38,25 @@ fn md(s: &str) -> String {
         .replace('|', "\\|")
 }
 
+/// A figure as the pages show it: its file, caption and axis labels.
+#[derive(Clone, Copy, Debug)]
+pub struct FigureRef<'a> {
+    /// The SVG file, beside the page.
+    pub file: &'a str,
+    /// The caption.
+    pub caption: &'a str,
+    /// The x axis label drawn in it.
+    pub x_label: &'a str,
+    /// The y axis label drawn in it.
+    pub y_label: &'a str,
+}
+
 /// The network column of a claim: the figure, or why there is none.
 fn nnue_cell(data: &ReportData, figure: Option<&str>) -> String {
     match (figure, &data.nnue_measures) {
         (Some(f), _) => f.to_string(),
         (None, Some(_)) => "not measured with the network".to_string(),
-        (None, None) => "waits for the network".to_string(),
+        (None, None) => "no network in this build".to_string(),
     }
 }
 
@@ -55,8 +68,35 @@ fn verdict(h: Option<bool>) -> &'static str {
     }
 }
 
+/// Both verdicts: `in range / outside` (hand-crafted / NNUE), one when they agree.
+fn verdicts(c: &super::Claim) -> String {
+    match (c.holds, c.holds_nnue) {
+        (a, None) => verdict(a).to_string(),
+        (a, b) if a == b => verdict(a).to_string(),
+        (a, b) => format!("{} / {}", verdict(a), verdict(b)),
+    }
+}
+
+/// The class of the verdict cell: green when every figure checked holds, red when none does.
+fn verdict_class(c: &super::Claim) -> &'static str {
+    let all: Vec<bool> = [c.holds, c.holds_nnue].into_iter().flatten().collect();
+    if all.is_empty() {
+        ""
+    } else if all.iter().all(|&h| h) {
+        " class=\"in-range\""
+    } else if all.iter().all(|&h| !h) {
+        " class=\"outside\""
+    } else {
+        ""
+    }
+}
+
 /// The rows of the option-set table: one `Vec` of cells per option set (plain text).
-fn option_rows(data: &ReportData) -> (Vec<String>, Vec<Vec<String>>) {
+fn option_rows(
+    data: &ReportData,
+    measures: &[super::measure::VariantMeasure],
+    matches: &[super::matches::MatchResult],
+) -> (Vec<String>, Vec<Vec<String>>) {
     let budgets: Vec<u64> = data.config.wac_budgets.clone();
     let mut head: Vec<String> = [
         "option set",
@@ -76,9 +116,8 @@ fn option_rows(data: &ReportData) -> (Vec<String>, Vec<Vec<String>>) {
         head.push(format!("WAC @{}k", b / 1000));
     }
     head.push("Elo vs default".to_string());
-    let base = find(&data.measures, "default").map_or(0, |m| m.nodes()) as f64;
-    let rows = data
-        .measures
+    let base = find(measures, "default").map_or(0, |m| m.nodes()) as f64;
+    let rows = measures
         .iter()
         .map(|m| {
             let s = &m.stats;
@@ -101,7 +140,7 @@ fn option_rows(data: &ReportData) -> (Vec<String>, Vec<Vec<String>>) {
                 row.push(format!("{} / {}", w.solved, w.total));
             }
             row.push(
-                data.matches
+                matches
                     .iter()
                     .find(|x| x.name == m.variant.key)
                     .and_then(|x| x.pentanomial.or(x.trinomial))
@@ -114,7 +153,7 @@ fn option_rows(data: &ReportData) -> (Vec<String>, Vec<Vec<String>>) {
 }
 
 /// The rows of the match table.
-fn match_rows(data: &ReportData) -> (Vec<String>, Vec<Vec<String>>) {
+fn match_rows(matches: &[super::matches::MatchResult]) -> (Vec<String>, Vec<Vec<String>>) {
     let head = [
         "variant",
         "time control",
@@ -127,8 +166,7 @@ fn match_rows(data: &ReportData) -> (Vec<String>, Vec<Vec<String>>) {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let rows = data
-        .matches
+    let rows = matches
         .iter()
         .map(|m| {
             let p = m.penta;
@@ -185,15 +223,30 @@ fn method(data: &ReportData) -> String {
         .first()
         .and_then(|m| m.wac.first())
         .map_or(0, |w| w.total);
+    let mut build = data
+        .build
+        .as_ref()
+        .map_or(String::new(), |b| format!(", build {b}"));
+    if let Some(r) = &data.redrawn_by {
+        build.push_str(&format!(
+            "; figures and pages redrawn from data.json by `lull report --replot`, build {r}"
+        ));
+    }
+    let evaluations = if data.nnue_measures.is_some() {
+        "with the hand-crafted evaluation and with the network (NNUE), "
+    } else {
+        "with the hand-crafted evaluation, "
+    };
     format!(
-        "Every option set searched the first {} bench positions of `lull bench` (openings, \
-         middlegames, WAC tactics, endgames) at each fixed depth from 1 to {} (one thread, \
-         Hash {} MiB, cleared before each search); the statistics are those of the deepest \
-         depth, summed over the positions. Win At Chess: {} positions spread over the 300 of \
-         the embedded suite, at {} nodes per position. The Elo figures come from the games \
-         stored in {} (the variant against the default, same binary). Times are wall-clock \
-         and move with the load of the machine; node counts do not. Measured in {:.0} s by \
-         `{}` (lull {}).",
+        "Every option set searched, {evaluations}the first {} bench positions of `lull bench` \
+         (openings, middlegames, WAC tactics, endgames) at each fixed depth from 1 to {} (one \
+         thread per search, Hash {} MiB, cleared before each search); the statistics are those \
+         of the deepest depth, summed over the positions. Win At Chess: {} positions spread \
+         over the 300 of the embedded suite, at {} nodes per position. The Elo figures come \
+         from the games stored in {} (the variant against the default, same binary; the \
+         network's in its nnue/ folder). Times are wall-clock and move with the load of the \
+         machine ({} option sets were measured at once); node counts do not. Measured in \
+         {:.0} s by `{}` (lull {}{build}).",
         c.positions,
         c.depth,
         c.hash_mib,
@@ -204,6 +257,7 @@ fn method(data: &ReportData) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         data.matches_dir,
+        data.jobs,
         data.elapsed_s,
         data.command,
         data.version
@@ -213,8 +267,9 @@ fn method(data: &ReportData) -> String {
 const REGENERATE: &str = "cargo build --release\n\
 # the matches (about 30 minutes per lane on a loaded 2-core machine; appends to the PGNs):\n\
 sh docs/report/play_matches.sh target/release/lull 50\n\
-# the measurements and the pages (about 5 minutes of one core; --quick: 1):\n\
-target/release/lull report -o docs/report";
+# the measurements and the pages, both evaluations, one option set per core\n\
+# (the time it took is in the first paragraph; --quick: about a tenth of it):\n\
+target/release/lull report -o docs/report --build \"$(git rev-parse --short HEAD)\"";
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:1250px;margin:2em auto;\
 padding:0 1em;color:#222;line-height:1.45}table{border-collapse:collapse;margin:1em 0;\
@@ -224,8 +279,43 @@ font-weight:600}td.outside{color:#a00;font-weight:600}figure{margin:1.5em 0}\
 figure img{max-width:100%;border:1px solid #ddd}code,pre{background:#f4f4f4}\
 pre{padding:.6em;overflow:auto}";
 
+/// The option-set tables: one per evaluation, (title, id, measures, matches).
+fn option_tables(
+    data: &ReportData,
+) -> Vec<(
+    &'static str,
+    &'static str,
+    &[super::measure::VariantMeasure],
+    &[super::matches::MatchResult],
+)> {
+    let mut out = vec![(
+        "Hand-crafted evaluation",
+        "options-table",
+        data.measures.as_slice(),
+        data.matches.as_slice(),
+    )];
+    if let Some(n) = &data.nnue_measures {
+        out.push((
+            "NNUE",
+            "options-table-nnue",
+            n.as_slice(),
+            data.nnue_matches.as_slice(),
+        ));
+    }
+    out
+}
+
+/// The claims table's head.
+const CLAIMS_HEAD: [&str; 5] = [
+    "claim",
+    "source",
+    "Lull (hand-crafted evaluation)",
+    "Lull (NNUE)",
+    "claim's range (hand-crafted / NNUE)",
+];
+
 /// index.html: the claims, the option sets, the figures, the matches, how to regenerate.
-pub fn html(data: &ReportData, figures: &[(&str, &str)]) -> String {
+pub fn html(data: &ReportData, figures: &[FigureRef<'_>]) -> String {
     let mut o = String::new();
     let _ = write!(
         o,
@@ -236,22 +326,22 @@ pub fn html(data: &ReportData, figures: &[(&str, &str)]) -> String {
          <p>{}</p>\n",
         escape_code(&method(data))
     );
-    o.push_str("<h2 id=\"claims\">The claims and Lull's figures</h2>\n<table id=\"claims-table\">\n<thead><tr><th>claim</th><th>source</th><th>Lull (classical evaluation)</th><th>Lull (NNUE)</th><th>claim's range</th></tr></thead>\n<tbody>\n");
+    o.push_str("<h2 id=\"claims\">The claims and Lull's figures</h2>\n<table id=\"claims-table\">\n<thead><tr>");
+    for h in CLAIMS_HEAD {
+        let _ = write!(o, "<th>{}</th>", escape(h));
+    }
+    o.push_str("</tr></thead>\n<tbody>\n");
     for c in &data.claims {
-        let class = match c.holds {
-            Some(true) => " class=\"in-range\"",
-            Some(false) => " class=\"outside\"",
-            None => "",
-        };
         let _ = writeln!(
             o,
-            "<tr id=\"claim-{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{class}>{}</td></tr>",
+            "<tr id=\"claim-{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"nnue\">{}</td><td{}>{}</td></tr>",
             c.id,
             c.claim,
             c.source,
             escape(&c.lull),
             escape(&nnue_cell(data, c.lull_nnue.as_deref())),
-            verdict(c.holds)
+            verdict_class(c),
+            verdicts(c)
         );
     }
     o.push_str("</tbody></table>\n");
@@ -261,16 +351,21 @@ pub fn html(data: &ReportData, figures: &[(&str, &str)]) -> String {
         escape_code(&data.nnue_note)
     );
     o.push_str("<h2 id=\"options\">Per option set</h2>\n");
-    let (head, rows) = option_rows(data);
-    html_table(&mut o, "options-table", &head, &rows);
+    for (title, id, ms, games) in option_tables(data) {
+        let _ = writeln!(o, "<h3>{}</h3>", escape(title));
+        let (head, rows) = option_rows(data, ms, games);
+        html_table(&mut o, id, &head, &rows);
+    }
     o.push_str("<h2 id=\"figures\">Figures</h2>\n");
-    for (file, caption) in figures {
+    for f in figures {
         let _ = writeln!(
             o,
-            "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
-            escape(file),
-            escape(caption),
-            escape(caption)
+            "<figure data-x-axis=\"{}\" data-y-axis=\"{}\"><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
+            escape(f.x_label),
+            escape(f.y_label),
+            escape(f.file),
+            escape(f.caption),
+            escape(f.caption)
         );
     }
     o.push_str("<h2 id=\"matches\">Matches</h2>\n");
@@ -281,8 +376,18 @@ pub fn html(data: &ReportData, figures: &[(&str, &str)]) -> String {
             escape(&data.matches_dir)
         );
     } else {
-        let (head, rows) = match_rows(data);
+        o.push_str("<h3>Hand-crafted evaluation</h3>\n");
+        let (head, rows) = match_rows(&data.matches);
         html_table(&mut o, "matches-table", &head, &rows);
+    }
+    if data.nnue_measures.is_some() {
+        o.push_str("<h3>NNUE</h3>\n");
+        if data.nnue_matches.is_empty() {
+            let _ = writeln!(o, "<p>{}</p>", escape(&no_nnue_matches(data)));
+        } else {
+            let (head, rows) = match_rows(&data.nnue_matches);
+            html_table(&mut o, "matches-table-nnue", &head, &rows);
+        }
     }
     let _ = write!(
         o,
@@ -293,6 +398,15 @@ pub fn html(data: &ReportData, figures: &[(&str, &str)]) -> String {
         escape(REGENERATE)
     );
     o
+}
+
+/// Why the network has no Elo figures.
+fn no_nnue_matches(data: &ReportData) -> String {
+    format!(
+        "No stored match games with the network in {}/nnue: its Elo cells stay empty. \
+         `EVAL=nnue sh docs/report/play_matches.sh` plays them.",
+        data.matches_dir
+    )
 }
 
 /// One sentence on the Elo of the quiescence search itself.
@@ -311,7 +425,7 @@ fn qsearch_elo_note(data: &ReportData) -> String {
 }
 
 /// README.md: the same content as index.html, in Markdown.
-pub fn markdown(data: &ReportData, figures: &[(&str, &str)]) -> String {
+pub fn markdown(data: &ReportData, figures: &[FigureRef<'_>]) -> String {
     let mut o = String::new();
     let _ = write!(
         o,
@@ -320,16 +434,7 @@ pub fn markdown(data: &ReportData, figures: &[(&str, &str)]) -> String {
          ## The claims and Lull's figures\n\n",
         method(data)
     );
-    let head: Vec<String> = [
-        "claim",
-        "source",
-        "Lull (classical evaluation)",
-        "Lull (NNUE)",
-        "claim's range",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let head: Vec<String> = CLAIMS_HEAD.iter().map(|s| s.to_string()).collect();
     let rows: Vec<Vec<String>> = data
         .claims
         .iter()
@@ -339,24 +444,41 @@ pub fn markdown(data: &ReportData, figures: &[(&str, &str)]) -> String {
                 md(&c.source),
                 c.lull.clone(),
                 nnue_cell(data, c.lull_nnue.as_deref()),
-                verdict(c.holds).to_string(),
+                verdicts(c),
             ]
         })
         .collect();
     md_table(&mut o, &head, &rows);
     let _ = writeln!(o, "{}\n\n## Per option set\n", data.nnue_note);
-    let (head, rows) = option_rows(data);
-    md_table(&mut o, &head, &rows);
+    for (title, _, ms, games) in option_tables(data) {
+        let _ = writeln!(o, "### {title}\n");
+        let (head, rows) = option_rows(data, ms, games);
+        md_table(&mut o, &head, &rows);
+    }
     o.push_str("## Figures\n\n");
-    for (file, caption) in figures {
-        let _ = writeln!(o, "![{caption}]({file})\n");
+    for f in figures {
+        let _ = writeln!(
+            o,
+            "![{}]({})\n\n*x: {}; y: {}.*\n",
+            f.caption, f.file, f.x_label, f.y_label
+        );
     }
     o.push_str("## Matches\n\n");
     if data.matches.is_empty() {
         let _ = writeln!(o, "No stored match games in {}.\n", data.matches_dir);
     } else {
-        let (head, rows) = match_rows(data);
+        o.push_str("### Hand-crafted evaluation\n\n");
+        let (head, rows) = match_rows(&data.matches);
         md_table(&mut o, &head, &rows);
+    }
+    if data.nnue_measures.is_some() {
+        o.push_str("### NNUE\n\n");
+        if data.nnue_matches.is_empty() {
+            let _ = writeln!(o, "{}\n", no_nnue_matches(data));
+        } else {
+            let (head, rows) = match_rows(&data.nnue_matches);
+            md_table(&mut o, &head, &rows);
+        }
     }
     let _ = write!(
         o,

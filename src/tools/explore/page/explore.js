@@ -5,6 +5,8 @@
 const $ = (id) => document.getElementById(id);
 const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const GLYPHS = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const SVG_NS = "http://www.w3.org/2000/svg";
+const GROUPS = { quiescence: "Quiescence search", main: "Main search", evaluation: "Evaluation" };
 
 const state = {
   fen: START_FEN,
@@ -12,10 +14,15 @@ const state = {
   history: [],      // earlier FENs, for Undo
   selected: null,   // square of the piece picked on the big board
   lastMove: null,   // [from, to] of the move clicked last
-  options: [],      // the quiescence options (from /api/options)
+  options: [],      // the options the page can set (from /api/options)
+  tour: [],         // the guided tour (from /api/tour)
+  tourId: null,     // the tour stop shown
   job: null,        // running job id
   result: null,     // the last result shown
+  treeMoves: null,  // where the tree is (UCI moves from the position); null: the horizon
+  trees: null,      // the trees shown: [A] or [A, B]
   pinned: null,     // the tree node kept in the detail panel
+  view: null,       // a line shown on the big board: {fens, ucis, sans, index, title}
 };
 
 function showError(message) {
@@ -46,6 +53,10 @@ async function api(method, path, body) {
   return data;
 }
 
+function abMode() {
+  return $("ab-mode").checked;
+}
+
 // --- boards -----------------------------------------------------------------------------
 
 function placement(fen) {
@@ -66,6 +77,8 @@ function squareName(index) {
   return "abcdefgh"[index % 8] + (8 - Math.floor(index / 8));
 }
 
+// Draws `fen` into the board element `el`: pieces, coordinates (ranks on the a-file, files
+// on the first rank), marks, and the arrows `marks.arrows` ([{from, to, kind}]) over it.
 function drawBoard(el, fen, marks) {
   marks = marks || {};
   el.textContent = "";
@@ -79,6 +92,18 @@ function drawBoard(el, fen, marks) {
     if (marks.selected === name) sq.classList.add("sel");
     if (marks.targets && marks.targets.has(name)) sq.classList.add("target");
     if (marks.last && marks.last.includes(name)) sq.classList.add("last");
+    if (i % 8 === 0) {
+      const r = document.createElement("span");
+      r.className = "coord rank";
+      r.textContent = name[1];
+      sq.appendChild(r);
+    }
+    if (i >= 56) {
+      const f = document.createElement("span");
+      f.className = "coord file";
+      f.textContent = name[0];
+      sq.appendChild(f);
+    }
     if (piece) {
       const span = document.createElement("span");
       span.className = piece === piece.toUpperCase() ? "pc-w" : "pc-b";
@@ -87,31 +112,136 @@ function drawBoard(el, fen, marks) {
     }
     el.appendChild(sq);
   });
+  drawArrows(el.parentElement, marks.arrows || []);
+}
+
+function squareCentre(name) {
+  const file = name.charCodeAt(0) - 97;
+  const rank = Number(name[1]);
+  return [file + 0.5, 8 - rank + 0.5];
+}
+
+// Arrows over a board: an SVG in the board's wrapper, 8 by 8 units.
+function drawArrows(wrap, arrows) {
+  if (!wrap || !wrap.classList.contains("board-wrap")) return;
+  let svg = wrap.querySelector("svg.arrows");
+  if (svg) svg.remove();
+  const valid = arrows.filter((a) => a && /^[a-h][1-8]$/.test(a.from) && /^[a-h][1-8]$/.test(a.to) && a.from !== a.to);
+  if (!valid.length) return;
+  svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", "arrows");
+  svg.setAttribute("viewBox", "0 0 8 8");
+  const defs = document.createElementNS(SVG_NS, "defs");
+  for (const kind of ["best", "threat", "line"]) {
+    const marker = document.createElementNS(SVG_NS, "marker");
+    marker.setAttribute("id", "head-" + kind + "-" + (wrap.id || "w"));
+    marker.setAttribute("viewBox", "0 0 4 4");
+    marker.setAttribute("refX", "2");
+    marker.setAttribute("refY", "2");
+    marker.setAttribute("markerWidth", "3");
+    marker.setAttribute("markerHeight", "3");
+    marker.setAttribute("orient", "auto");
+    const path = document.createElementNS(SVG_NS, "path");
+    path.setAttribute("d", "M0,0 L4,2 L0,4 z");
+    path.setAttribute("class", kind);
+    marker.appendChild(path);
+    defs.appendChild(marker);
+  }
+  svg.appendChild(defs);
+  for (const a of valid) {
+    const [x1, y1] = squareCentre(a.from);
+    const [x2, y2] = squareCentre(a.to);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const k = (len - 0.35) / len; // stop short of the centre: the head ends there
+    const line = document.createElementNS(SVG_NS, "line");
+    line.setAttribute("x1", x1);
+    line.setAttribute("y1", y1);
+    line.setAttribute("x2", x1 + (x2 - x1) * k);
+    line.setAttribute("y2", y1 + (y2 - y1) * k);
+    line.setAttribute("class", "arrow-" + a.kind);
+    line.setAttribute("data-from", a.from);
+    line.setAttribute("data-to", a.to);
+    line.setAttribute("marker-end", "url(#head-" + a.kind + "-" + (wrap.id || "w") + ")");
+    svg.appendChild(line);
+  }
+  wrap.appendChild(svg);
+}
+
+function uciArrow(uci, kind) {
+  return uci && uci.length >= 4 ? { from: uci.slice(0, 2), to: uci.slice(2, 4), kind } : null;
+}
+
+// The arrows of the position: the best move (QSearch on, or A) and the threat.
+function positionArrows() {
+  const r = state.result;
+  if (!r || r.fen !== state.fen) return [];
+  const best = r.mode === "ab" ? r.a : r.with;
+  return [uciArrow(best && best.best_uci, "best"), uciArrow(r.threat && r.threat.uci, "threat")];
 }
 
 function drawMainBoard() {
+  if (state.view) {
+    const v = state.view;
+    const fen = v.index === 0 ? v.root : v.fens[v.index - 1];
+    const uci = v.index === 0 ? null : v.ucis[v.index - 1];
+    drawBoard($("board"), fen, {
+      last: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null,
+      arrows: [uciArrow(uci, "line")],
+    });
+    $("view-text").textContent = v.title + ": " +
+      (v.index === 0 ? "(start)" : v.sans.slice(0, v.index).join(" ")) +
+      " (" + v.index + "/" + v.fens.length + ")";
+    return;
+  }
   const targets = new Set(
     state.moves.filter((m) => m.from === state.selected).map((m) => m.to));
-  drawBoard($("board"), state.fen, { selected: state.selected, targets, last: state.lastMove });
+  drawBoard($("board"), state.fen, {
+    selected: state.selected, targets, last: state.lastMove, arrows: positionArrows(),
+  });
+}
+
+function showLine(title, root, line, index) {
+  state.view = {
+    title, root,
+    fens: line.map((m) => m.fen),
+    ucis: line.map((m) => m.uci || ""),
+    sans: line.map((m) => m.san),
+    index: index === undefined ? line.length : index,
+  };
+  $("view-bar").hidden = false;
+  drawMainBoard();
+}
+
+function closeView() {
+  state.view = null;
+  $("view-bar").hidden = true;
+  drawMainBoard();
 }
 
 async function setPosition(fen, keepHistory) {
   const data = await api("POST", "/api/moves", { fen });
   if (!keepHistory) state.history = [];
+  const changed = data.fen !== state.fen;
   state.fen = data.fen;
   state.moves = data.moves;
   state.selected = null;
+  state.view = null;
+  $("view-bar").hidden = true;
+  if (changed) state.treeMoves = null;
   $("fen").value = data.fen;
   const side = data.side === "white" ? "White" : "Black";
   $("position-status").textContent =
     data.status === "playing"
       ? side + " to move" + (data.in_check ? " (in check)" : "") + ", " + data.moves.length + " legal moves"
       : data.status === "checkmate" ? side + " is checkmated" : side + " is stalemated";
+  fillTreeAt();
   drawMainBoard();
   updateUrl();
 }
 
 function onBoardClick(event) {
+  // A click on a line shown on the board goes back to the position and counts there.
+  if (state.view) closeView();
   const sq = event.target.closest(".sq");
   if (!sq) return;
   const name = sq.dataset.square;
@@ -125,6 +255,7 @@ function onBoardClick(event) {
       const move = candidates[0];
       state.history.push(state.fen);
       state.lastMove = [move.from, move.to];
+      state.tourId = null;
       showError("");
       setPosition(move.fen, true).catch((e) => showError(e.message));
       return;
@@ -134,54 +265,143 @@ function onBoardClick(event) {
   drawMainBoard();
 }
 
+// --- the page's state in its URL ---------------------------------------------------------
+
 function updateUrl() {
   const params = new URLSearchParams();
   params.set("fen", state.fen);
   params.set("depth", $("depth").value);
+  if (abMode()) params.set("ab", "1");
+  for (const [k, v] of Object.entries(chosenOptions("a"))) params.set("a." + k, v);
+  if (abMode()) for (const [k, v] of Object.entries(chosenOptions("b"))) params.set("b." + k, v);
+  if (state.treeMoves !== null) params.set("tree", state.treeMoves.join(","));
+  if (state.tourId) params.set("tour", state.tourId);
   history.replaceState(null, "", "/?" + params.toString());
+}
+
+function readUrlOptions(params) {
+  for (const [key, value] of params) {
+    const m = /^(a|b)\.(.+)$/.exec(key);
+    if (!m) continue;
+    const input = optionInput(m[1], m[2]);
+    if (!input) continue;
+    if (input.type === "checkbox") input.checked = value === "true";
+    else input.value = value;
+  }
 }
 
 // --- options ------------------------------------------------------------------------------
 
+function optionInput(set, name) {
+  return $((set === "a" ? "opt-" : "optb-") + name);
+}
+
+function makeInput(opt, set) {
+  const input = document.createElement("input");
+  input.id = (set === "a" ? "opt-" : "optb-") + opt.name;
+  input.dataset.option = opt.name;
+  input.dataset.set = set;
+  if (opt.type === "check") {
+    input.type = "checkbox";
+    input.checked = opt.default;
+  } else {
+    input.type = "number";
+    input.min = opt.min;
+    input.max = opt.max;
+    input.value = opt.default;
+  }
+  input.addEventListener("change", () => {
+    state.tourId = null;
+    markOptions();
+    updateUrl();
+    if (state.result) startSearch();
+  });
+  return input;
+}
+
 async function loadOptions() {
   const data = await api("GET", "/api/options");
   state.options = data.options;
-  const box = $("options");
+  const body = $("options").querySelector("tbody");
+  let group = null;
   for (const opt of data.options) {
-    const label = document.createElement("label");
-    const text = document.createElement("span");
-    text.textContent = opt.name;
-    const input = document.createElement("input");
-    input.id = "opt-" + opt.name;
-    input.dataset.option = opt.name;
-    if (opt.type === "check") {
-      input.type = "checkbox";
-      input.checked = opt.default;
-      text.title = "default " + opt.default;
-    } else {
-      input.type = "number";
-      input.min = opt.min;
-      input.max = opt.max;
-      input.value = opt.default;
-      text.title = "default " + opt.default + ", from " + opt.min + " to " + opt.max;
+    if (opt.group !== group) {
+      group = opt.group;
+      const tr = document.createElement("tr");
+      tr.className = "group";
+      const th = document.createElement("th");
+      th.colSpan = 3;
+      th.textContent = GROUPS[group] || group;
+      tr.appendChild(th);
+      body.appendChild(tr);
     }
-    input.addEventListener("change", () => { if (state.result) startSearch(); });
-    label.append(text, input);
-    box.appendChild(label);
+    const tr = document.createElement("tr");
+    tr.dataset.option = opt.name;
+    if (opt.ab_only) tr.className = "ab-only";
+    const name = document.createElement("td");
+    name.textContent = opt.name;
+    name.title = opt.type === "check" ? "default " + opt.default
+      : "default " + opt.default + ", from " + opt.min + " to " + opt.max;
+    const a = document.createElement("td");
+    a.className = "col-a";
+    a.appendChild(makeInput(opt, "a"));
+    const b = document.createElement("td");
+    b.className = "col-b";
+    b.appendChild(makeInput(opt, "b"));
+    tr.append(name, a, b);
+    body.appendChild(tr);
   }
 }
 
-function chosenOptions() {
+function inputValue(input, opt) {
+  return opt.type === "check" ? input.checked : String(input.value);
+}
+
+// The options of set `set` ("a" or "b") that differ from their defaults. QSearch only in
+// A/B (the horizon pair sets it).
+function chosenOptions(set) {
   const out = {};
   for (const opt of state.options) {
-    const input = $("opt-" + opt.name);
-    if (opt.type === "check") {
-      if (input.checked !== opt.default) out[opt.name] = input.checked;
-    } else if (String(input.value) !== String(opt.default)) {
-      out[opt.name] = input.value;
-    }
+    if (opt.ab_only && !abMode()) continue;
+    const input = optionInput(set, opt.name);
+    if (!input) continue;
+    const v = inputValue(input, opt);
+    if (String(v) !== String(opt.default)) out[opt.name] = opt.type === "check" ? v : v;
   }
   return out;
+}
+
+// Rows whose value is not the default, and in A/B the inputs where A and B differ.
+function markOptions() {
+  for (const opt of state.options) {
+    const a = optionInput("a", opt.name), b = optionInput("b", opt.name);
+    const row = a.closest("tr");
+    const va = inputValue(a, opt), vb = inputValue(b, opt);
+    row.classList.toggle("changed", String(va) !== String(opt.default) ||
+      (abMode() && String(vb) !== String(opt.default)));
+    const differs = abMode() && String(va) !== String(vb);
+    a.classList.toggle("differs", differs);
+    b.classList.toggle("differs", differs);
+  }
+  $("options-hint").textContent = abMode()
+    ? "A and B are searched side by side, each with its own QSearch; highlighted: what differs."
+    : "Both searches of the horizon pair use these options; QSearch is what they differ in.";
+}
+
+function resetOptions() {
+  for (const opt of state.options) {
+    for (const set of ["a", "b"]) {
+      const input = optionInput(set, opt.name);
+      if (opt.type === "check") input.checked = opt.default;
+      else input.value = opt.default;
+    }
+  }
+}
+
+function setAbMode(on) {
+  $("ab-mode").checked = on;
+  document.body.classList.toggle("ab", on);
+  markOptions();
 }
 
 // --- searching ------------------------------------------------------------------------------
@@ -193,13 +413,17 @@ async function startSearch() {
     state.job = null;
   }
   updateUrl();
+  const body = {
+    fen: $("fen").value.trim() || state.fen,
+    depth: $("depth").value,
+    options: chosenOptions("a"),
+  };
+  if (abMode()) body.options_b = chosenOptions("b");
+  if (state.treeMoves !== null) body.tree = state.treeMoves;
+  $("progress").textContent = "searching...";
   let started;
   try {
-    started = await api("POST", "/api/search", {
-      fen: $("fen").value.trim() || state.fen,
-      depth: $("depth").value,
-      options: chosenOptions(),
-    });
+    started = await api("POST", "/api/search", body);
   } catch (e) {
     showError(e.message);
     return;
@@ -209,6 +433,8 @@ async function startSearch() {
   $("progress").textContent = "searching...";
   poll(started.id);
 }
+
+const PHASES = { without: "QSearch off", with: "QSearch on", a: "set A", b: "set B", tree: "quiescence tree" };
 
 async function poll(id) {
   if (state.job !== id) return;
@@ -224,7 +450,7 @@ async function poll(id) {
   if (state.job !== id) return;
   if (job.state === "running") {
     const p = job.progress;
-    const phase = { without: "QSearch off", with: "QSearch on", tree: "quiescence tree" }[p.phase] || p.phase;
+    const phase = PHASES[p.phase] || p.phase;
     $("progress").textContent = p.phase === "tree"
       ? "building the " + phase + "..."
       : phase + ": depth " + p.depth + ", " + p.nodes + " nodes, score " + (p.score_text || "?") +
@@ -255,39 +481,88 @@ function scoreClass(score) {
   return score > 0 ? "score pos" : score < 0 ? "score neg" : "score";
 }
 
-function showResult(r) {
-  state.result = r;
-  for (const [key, side] of [["without", "without-qsearch"], ["with", "with-qsearch"]]) {
-    const s = r[key];
-    const cell = $("score-" + side);
-    cell.textContent = s ? s.score_text : "(stopped)";
-    cell.className = s ? scoreClass(s.score) : "score";
-    $("best-" + side).textContent = s ? s.best || "(none)" : "";
-    $("nodes-" + side).textContent = s ? s.nodes : "";
-    $("seldepth-" + side).textContent = s ? s.seldepth : "";
-    setupPv($("pv-" + key), r.fen, s ? s.pv : []);
-  }
-  const w = r.without, q = r.with;
-  let note = "";
-  if (w && q) {
-    if ((w.score > 0 && q.score < 0) || (w.score < 0 && q.score > 0)) {
-      note = "The scores have opposite signs: without the quiescence search the last ply's " +
-        "capture is scored before the reply that refutes it (the horizon effect).";
-    } else if (w.best !== q.best) {
-      note = "The best moves differ: the leaves the search without quiescence scores statically are not quiet.";
-    } else {
-      note = "Both searches agree on the move and the sign of the score.";
-    }
-  }
-  $("horizon-note").textContent = note;
-  const used = Object.entries(r.options || {}).map(([k, v]) => k + "=" + v);
-  $("run-options").textContent = "Depth " + r.depth + "; options: " +
-    (used.length ? used.join(", ") : "defaults");
-  showStats(w, q);
-  showTree(r.tree);
+function optionsText(o) {
+  const used = Object.entries(o || {}).map(([k, v]) => k + "=" + v);
+  return used.length ? used.join(", ") : "defaults";
 }
 
-function setupPv(box, fen, line) {
+// The two searches of a result: [left, right] with their labels.
+function columns(r) {
+  return r.mode === "ab"
+    ? [{ key: "a", label: "A", s: r.a }, { key: "b", label: "B", s: r.b }]
+    : [{ key: "without", label: "QSearch off", s: r.without }, { key: "with", label: "QSearch on", s: r.with }];
+}
+
+function showResult(r) {
+  state.result = r;
+  const ab = r.mode === "ab";
+  $("pair-view").hidden = ab;
+  $("ab-view").hidden = !ab;
+  const [left, right] = columns(r);
+  if (ab) {
+    const cells = [
+      ["options", optionsText(r.options), optionsText(r.options_b)],
+      ["score", left.s && left.s.score_text, right.s && right.s.score_text],
+      ["best", left.s && (left.s.best || "(none)"), right.s && (right.s.best || "(none)")],
+      ["nodes", left.s && left.s.nodes, right.s && right.s.nodes],
+      ["qnodes", left.s && left.s.stats.qnodes, right.s && right.s.stats.qnodes],
+      ["seldepth", left.s && left.s.seldepth, right.s && right.s.seldepth],
+    ];
+    for (const [name, va, vb] of cells) {
+      const a = $(name + "-a"), b = $(name + "-b");
+      a.textContent = va === undefined || va === null ? "" : va;
+      b.textContent = vb === undefined || vb === null ? "" : vb;
+      const differs = String(va) !== String(vb);
+      a.classList.toggle("diff", differs);
+      b.classList.toggle("diff", differs);
+    }
+    if (left.s) $("score-a").className = scoreClass(left.s.score) + (left.s.score_text !== (right.s && right.s.score_text) ? " diff" : "");
+    if (right.s) $("score-b").className = scoreClass(right.s.score) + (right.s.score_text !== (left.s && left.s.score_text) ? " diff" : "");
+  } else {
+    for (const [key, side] of [["without", "without-qsearch"], ["with", "with-qsearch"]]) {
+      const s = r[key];
+      const cell = $("score-" + side);
+      cell.textContent = s ? s.score_text : "(stopped)";
+      cell.className = s ? scoreClass(s.score) : "score";
+      $("best-" + side).textContent = s ? s.best || "(none)" : "";
+      $("nodes-" + side).textContent = s ? s.nodes : "";
+      $("seldepth-" + side).textContent = s ? s.seldepth : "";
+    }
+    const w = r.without, q = r.with;
+    let note = "";
+    if (w && q) {
+      if ((w.score > 0 && q.score < 0) || (w.score < 0 && q.score > 0)) {
+        note = "The scores have opposite signs: without the quiescence search the last ply's " +
+          "capture is scored before the reply that refutes it (the horizon effect).";
+      } else if (w.best !== q.best) {
+        note = "The best moves differ: the leaves the search without quiescence scores statically are not quiet.";
+      } else {
+        note = "Both searches agree on the move and the sign of the score.";
+      }
+    }
+    $("horizon-note").textContent = note;
+  }
+  $("threat").textContent = r.threat
+    ? "Threat: " + r.threat.san + " (the other side's best move were it to move now, " +
+      r.threat.score_text + " for it)"
+    : "";
+  $("run-options").textContent = "Depth " + r.depth + "; options: " + optionsText(r.options) +
+    (ab ? "; B: " + optionsText(r.options_b) : "");
+  for (const [i, col] of [left, right].entries()) {
+    const box = $(i === 0 ? "pv-without" : "pv-with");
+    box.querySelector("h3").textContent = "PV, " + col.label;
+    setupPv(box, r.fen, col.s ? col.s.pv : [], col.label);
+  }
+  showIterations(r);
+  showStats(r);
+  state.treeMoves = r.tree_requested ? (r.tree ? r.tree.path_line.map((m) => m.uci) : state.treeMoves) : null;
+  fillTreeAt();
+  showTrees(r.tree, ab ? r.tree_b : null);
+  drawMainBoard();
+  updateUrl();
+}
+
+function setupPv(box, fen, line, label) {
   const board = box.querySelector(".board");
   const moves = box.querySelector(".moves");
   let index = 0; // moves played on the small board
@@ -301,7 +576,13 @@ function setupPv(box, fen, line) {
   line.forEach((m, i) => {
     const span = document.createElement("span");
     span.textContent = m.san;
-    span.addEventListener("click", () => { index = i + 1; draw(); });
+    span.dataset.ply = i + 1;
+    span.title = "the quiescence tree after " + m.san;
+    span.addEventListener("click", () => {
+      index = i + 1;
+      draw();
+      loadTree(line.slice(0, i + 1).map((x) => x.uci));
+    });
     moves.appendChild(span);
   });
   if (!line.length) moves.textContent = "(no moves)";
@@ -310,17 +591,88 @@ function setupPv(box, fen, line) {
   draw();
 }
 
-function showStats(w, q) {
+// --- iterations chart ------------------------------------------------------------------------
+
+function svgEl(name, attrs, text) {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// Score and best move at each depth of both searches: x the depth, y the score (centipawns
+// from the side to move, mates drawn at the edge and labelled M3).
+function showIterations(r) {
+  const box = $("iterations");
+  box.textContent = "";
+  const series = columns(r).map((c) => ({ label: c.label, its: (c.s && c.s.iterations) || [] }));
+  if (!series.some((s) => s.its.length)) {
+    box.textContent = "(no iterations)";
+    return;
+  }
+  const W = 640, H = 260, L = 56, R = 20, T = 20, B = 44;
+  const isMate = (t) => /M/.test(t);
+  const plain = series.flatMap((s) => s.its.filter((i) => !isMate(i.score_text)).map((i) => Math.abs(i.score)));
+  const lim = Math.min(1500, Math.max(100, ...plain) * 1.15);
+  const maxDepth = Math.max(2, ...series.flatMap((s) => s.its.map((i) => i.depth)));
+  const x = (d) => L + (d - 1) / (maxDepth - 1) * (W - L - R);
+  const y = (s) => T + (1 - (Math.max(-lim, Math.min(lim, s)) + lim) / (2 * lim)) * (H - T - B);
+  const svg = svgEl("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, id: "iterations-chart" });
+  // Axes, the zero line, ticks.
+  svg.appendChild(svgEl("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
+  svg.appendChild(svgEl("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
+  svg.appendChild(svgEl("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "zero" }));
+  const step = Math.max(1, Math.ceil(maxDepth / 12));
+  for (let d = 1; d <= maxDepth; d += step) {
+    svg.appendChild(svgEl("text", { x: x(d), y: H - B + 14, "text-anchor": "middle" }, String(d)));
+  }
+  const niceStep = [50, 100, 200, 250, 500].find((s) => lim / s <= 4) || 500;
+  for (let v = -Math.floor(lim / niceStep) * niceStep; v <= lim; v += niceStep) {
+    svg.appendChild(svgEl("line", { x1: L - 4, y1: y(v), x2: L, y2: y(v), class: "axis" }));
+    svg.appendChild(svgEl("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, (v > 0 ? "+" : "") + v));
+  }
+  svg.appendChild(svgEl("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", class: "axis-label" }, "depth (plies)"));
+  svg.appendChild(svgEl("text", { x: 12, y: (T + H - B) / 2, "text-anchor": "middle", class: "axis-label",
+    transform: "rotate(-90 12 " + (T + H - B) / 2 + ")" }, "score (centipawns, side to move)"));
+  series.forEach((s, k) => {
+    const pts = s.its.map((i) => {
+      const v = isMate(i.score_text) ? (i.score > 0 ? lim : -lim) : i.score;
+      return [x(i.depth), y(v), i];
+    });
+    svg.appendChild(svgEl("polyline", { points: pts.map((p) => p[0] + "," + p[1]).join(" "), class: "s" + k }));
+    for (const [px, py, i] of pts) {
+      const c = svgEl("circle", {
+        cx: px, cy: py, r: 4, class: "it-point s" + k,
+        "data-series": s.label, "data-depth": i.depth, "data-score": i.score_text, "data-best": i.best || "",
+      });
+      c.appendChild(svgEl("title", {}, s.label + ", depth " + i.depth + ": " + (i.best || "-") + " " + i.score_text + " (" + i.nodes + " nodes)"));
+      svg.appendChild(c);
+      svg.appendChild(svgEl("text", { x: px, y: py + (k === 0 ? -8 : 16), "text-anchor": "middle", class: "best s" + k },
+        (i.best || "") + (isMate(i.score_text) ? " " + i.score_text : "")));
+    }
+    svg.appendChild(svgEl("circle", { cx: L + 12 + k * 150, cy: 10, r: 4, class: "s" + k }));
+    svg.appendChild(svgEl("text", { x: L + 20 + k * 150, y: 14 }, s.label));
+  });
+  box.appendChild(svg);
+}
+
+// --- statistics ------------------------------------------------------------------------------
+
+function showStats(r) {
+  const cols = columns(r);
   const body = $("stats").querySelector("tbody");
+  const head = $("stats").querySelectorAll("thead th");
+  head[1].textContent = cols[0].label;
+  head[2].textContent = cols[1].label;
   body.textContent = "";
   const rows = new Map();
-  for (const [col, s] of [[0, w], [1, q]]) {
-    if (!s) continue;
-    for (const [name, value] of s.stats_table) {
+  cols.forEach((c, k) => {
+    if (!c.s) return;
+    for (const [name, value] of c.s.stats_table) {
       if (!rows.has(name)) rows.set(name, ["", ""]);
-      rows.get(name)[col] = value;
+      rows.get(name)[k] = value;
     }
-  }
+  });
   for (const [name, values] of rows) {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
@@ -331,52 +683,162 @@ function showStats(w, q) {
       td.textContent = v;
       tr.appendChild(td);
     }
+    if (r.mode === "ab" && values[0] !== values[1]) tr.classList.add("diff");
     body.appendChild(tr);
   }
+  // The q-ply histogram: a column only for a search with quiescence nodes, a row only for a
+  // q-ply that one of them reached.
+  const table = $("qply-table");
+  const used = cols.filter((c) => c.s && c.s.stats.qnodes > 0);
+  const thead = table.querySelector("thead"), tbody = table.querySelector("tbody");
+  thead.textContent = "";
+  tbody.textContent = "";
+  const trh = document.createElement("tr");
+  for (const t of ["q-ply", ...used.map((c) => c.label)]) {
+    const th = document.createElement("th");
+    th.textContent = t;
+    trh.appendChild(th);
+  }
+  thead.appendChild(trh);
+  const buckets = used.length ? used[0].s.stats.qply_hist.length : 0;
+  for (let p = 0; p < buckets; p++) {
+    if (!used.some((c) => c.s.stats.qply_hist[p] > 0)) continue;
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.textContent = p === buckets - 1 ? p + "+" : String(p);
+    tr.appendChild(th);
+    for (const c of used) {
+      const n = c.s.stats.qply_hist[p];
+      const td = document.createElement("td");
+      td.textContent = n + " (" + (100 * n / c.s.stats.qnodes).toFixed(1) + "%)";
+      tr.appendChild(td);
+    }
+    tbody.appendChild(tr);
+  }
+  table.hidden = !used.length;
+  const none = cols.filter((c) => c.s && c.s.stats.qnodes === 0).map((c) => c.label);
+  $("qply-note").textContent = none.length ? "No quiescence nodes in: " + none.join(", ") + "." : "";
 }
 
 // --- quiescence tree ------------------------------------------------------------------------------
 
-function showTree(tree) {
-  const area = $("tree");
-  area.textContent = "";
-  state.pinned = null;
-  showDetail(null);
-  if (!tree || !tree.root) {
-    $("tree-header").textContent = tree ? "The quiescence search recorded no tree." : "(no tree: the search was stopped)";
-    return;
+// The "Tree at" list: the horizon, the root, and each legal move of the position.
+function fillTreeAt() {
+  const sel = $("tree-at");
+  const current = state.treeMoves === null ? "horizon" : state.treeMoves.join(",");
+  sel.textContent = "";
+  const add = (value, text) => {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    sel.appendChild(o);
+  };
+  add("horizon", "the horizon (end of the left PV)");
+  add("", "the root position");
+  for (const m of state.moves) add(m.uci, "after the root move " + m.san);
+  if (![...sel.options].some((o) => o.value === current)) add(current, "after " + current.split(",").join(" "));
+  sel.value = current;
+}
+
+async function loadTree(moves) {
+  showError("");
+  state.treeMoves = moves;
+  state.tourId = null;
+  updateUrl();
+  fillTreeAt();
+  const ab = state.result && state.result.mode === "ab";
+  try {
+    const fen = state.result ? state.result.fen : state.fen;
+    const a = await api("POST", "/api/tree", { fen, moves, options: state.result ? state.result.options : chosenOptions("a") });
+    const b = ab ? await api("POST", "/api/tree", { fen, moves, options: state.result.options_b }) : null;
+    showTrees(a, b, "");
+  } catch (e) {
+    showError(e.message);
   }
-  const where = tree.path && tree.path.length
-    ? "after " + tree.path.join(" ") + " (the end of the PV without quiescence: where that search evaluated statically)"
-    : "at the root";
-  $("tree-header").textContent =
-    "Quiescence search " + where + ": result " + tree.score_text + " for the side to move there" +
+}
+
+function nodeKey(path, node) {
+  return path + "/" + node.label;
+}
+
+// Keys and scores of every searched node of a tree, for the A/B comparison.
+function treeIndex(tree) {
+  const out = new Map();
+  const walk = (node, path) => {
+    if (node.kind !== "node") return;
+    const key = nodeKey(path, node);
+    out.set(key, node.score_text);
+    for (const c of node.children || []) walk(c, key);
+  };
+  if (tree && tree.root) walk(tree.root, "");
+  return out;
+}
+
+function treeHeader(tree, where) {
+  if (!tree || !tree.root) return tree ? "The quiescence search recorded no tree." : "(no tree: the search was stopped)";
+  const at = tree.path && tree.path.length ? "after " + tree.path.join(" ") : "at the root";
+  return "Quiescence search " + at + (where ? " (" + where + ")" : "") + ", full window: result " +
+    tree.score_text + " for the side to move there" +
     (tree.pv.length ? ", line " + tree.pv.join(" ") : ", standing pat") + "; " +
     tree.shown_nodes + " searched nodes and " + tree.shown_pruned + " pruned moves shown, " +
     tree.qnodes + " q-nodes in all" + (tree.truncated ? " (tree cut at " + tree.max_nodes + ")" : "") +
-    ". Scores are from the side to move at each node; bold moves lie on the PV.";
+    ". Scores and windows are from the side to move at each node; bold moves lie on the PV.";
+}
+
+function showTrees(a, b, where) {
+  // `where`: why the tree is where it is (undefined: from the result).
+  state.trees = b ? [a, b] : [a];
+  state.pinned = null;
+  if (state.view) closeView();
+  showDetail(null);
+  if (where === undefined && state.result && a) {
+    where = state.result.tree_requested ? "" :
+      (state.result.mode === "ab" ? "the end of A's main-search line" :
+        "the end of the PV without quiescence: where that search evaluated statically");
+  }
+  const ia = treeIndex(a), ib = b ? treeIndex(b) : null;
+  $("tree-header").textContent = treeHeader(a, where) + (b ? " This tree: option set A." : "");
+  drawTree($("tree"), a, ib, 0);
+  $("tree-b-box").hidden = !b;
+  if (b) {
+    $("tree-b-header").textContent = treeHeader(b, "");
+    drawTree($("tree-b"), b, ia, 1);
+  }
+}
+
+function drawTree(area, tree, other, which) {
+  area.textContent = "";
+  if (!tree || !tree.root) return;
   const ul = document.createElement("ul");
-  ul.appendChild(treeItem(tree.root, 0));
+  ul.appendChild(treeItem(tree, tree.root, 0, "", [], other, which));
   area.appendChild(ul);
 }
 
-function treeItem(node, depth) {
+function windowText(w) {
+  return "[" + w[0] + ", " + w[1] + "]";
+}
+
+// One node of the tree; `line` holds the moves from the tree's root to it (san, uci, fen).
+function treeItem(tree, node, depth, path, line, other, which) {
   const li = document.createElement("li");
   const toggle = document.createElement("span");
   toggle.className = "toggle";
   li.appendChild(toggle);
   const label = document.createElement("span");
+  const here = node === tree.root ? line : line.concat([{ san: node.label, uci: node.uci || "", fen: node.fen }]);
+  const key = nodeKey(path, node);
   if (node.kind === "pruned") {
     label.className = "qpruned";
     label.textContent = node.label + "  (" + node.reason + ")";
   } else {
     label.className = "qnode" + (node.on_pv ? " onpv" : "");
+    if (other && other.get(key) !== node.score_text) label.classList.add("diff");
     const mv = document.createElement("span");
     mv.className = "mv";
     mv.textContent = node.label;
     label.appendChild(mv);
     label.appendChild(document.createTextNode(
-      "  " + (node.score_text || "?") + "  [" + node.window[0] + ", " + node.window[1] + "]  " + node.end));
+      "  " + (node.score_text || "?") + "  " + windowText(node.window) + "  " + node.end));
   }
   label.addEventListener("mouseenter", () => showDetail(node));
   label.addEventListener("mouseleave", () => showDetail(state.pinned ? state.pinned.node : null));
@@ -385,13 +847,18 @@ function treeItem(node, depth) {
     state.pinned = { node, el: label };
     label.classList.add("selected");
     showDetail(node);
+    // The line to this node on the big board: the moves to the tree's root, then the tree's.
+    const lineHere = node.kind === "pruned"
+      ? here.concat([{ san: node.label, uci: node.uci, fen: node.fen }]) : here;
+    const full = (tree.path_line || []).concat(lineHere);
+    showLine("Tree line" + (which ? " (B)" : ""), state.result ? state.result.fen : state.fen, full);
   });
   li.appendChild(label);
   const kids = node.children || [];
   if (kids.length) {
     toggle.textContent = "\u25BE";
     const ul = document.createElement("ul");
-    for (const child of kids) ul.appendChild(treeItem(child, depth + 1));
+    for (const child of kids) ul.appendChild(treeItem(tree, child, depth + 1, key, here, other, which));
     li.appendChild(ul);
     const setFolded = (folded) => {
       li.classList.toggle("folded", folded);
@@ -423,7 +890,7 @@ function showDetail(node) {
   if (!node) {
     const p = document.createElement("p");
     p.className = "hint";
-    p.textContent = "Hover a node to see its position, its pruned moves and why; click it to keep it here.";
+    p.textContent = "Hover a node to see its position, its pruned moves and why; click it to keep it here and to step through its line on the big board.";
     box.appendChild(p);
     return;
   }
@@ -432,10 +899,13 @@ function showDetail(node) {
   title.textContent = node.kind === "pruned" ? node.label + " (pruned)" : node.label;
   box.appendChild(title);
   if (node.fen) {
+    const wrap = document.createElement("div");
+    wrap.className = "board-wrap tiny";
     const board = document.createElement("div");
     board.className = "board tiny";
+    wrap.appendChild(board);
+    box.appendChild(wrap);
     drawBoard(board, node.fen, {});
-    box.appendChild(board);
   }
   const dl = document.createElement("dl");
   dl.id = "node-fields";
@@ -445,7 +915,7 @@ function showDetail(node) {
     addField(dl, "position after", node.fen || "?");
   } else {
     addField(dl, "q-ply", node.qply);
-    addField(dl, "window", "[" + node.window[0] + ", " + node.window[1] + "]");
+    addField(dl, "window", windowText(node.window));
     addField(dl, "in check", node.in_check ? "yes" : "no");
     addField(dl, "stand pat", node.stand_pat_text || "-");
     addField(dl, "score", node.score_text || "?");
@@ -471,6 +941,59 @@ function showDetail(node) {
   }
 }
 
+// --- the guided tour ------------------------------------------------------------------------------
+
+async function loadTour() {
+  const data = await api("GET", "/api/tour");
+  state.tour = data.stops;
+  const list = $("tour-list");
+  for (const stop of data.stops) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "tour-stop";
+    b.dataset.tour = stop.id;
+    b.textContent = stop.title;
+    b.addEventListener("click", () => openTourStop(stop.id).catch((e) => showError(e.message)));
+    list.appendChild(b);
+  }
+}
+
+function showTourText() {
+  const stop = state.tour.find((s) => s.id === state.tourId);
+  document.querySelectorAll(".tour-stop").forEach((b) => b.classList.toggle("current", b.dataset.tour === state.tourId));
+  const box = $("tour-text");
+  box.textContent = "";
+  if (!stop) return;
+  const h = document.createElement("strong");
+  h.textContent = stop.title + ". ";
+  box.append(h, document.createTextNode(stop.text));
+}
+
+// Opens a stop: its position, depth, options (A, and B for an A/B stop) and tree, searched.
+async function openTourStop(id) {
+  const stop = state.tour.find((s) => s.id === id);
+  if (!stop) throw new Error("no tour stop '" + id + "'");
+  resetOptions();
+  setAbMode(!!stop.options_b);
+  for (const [set, opts] of [["a", stop.options], ["b", stop.options_b || {}]]) {
+    for (const [name, value] of Object.entries(opts)) {
+      const input = optionInput(set, name);
+      if (!input) continue;
+      if (input.type === "checkbox") input.checked = value === "true";
+      else input.value = value;
+    }
+  }
+  markOptions();
+  $("depth").value = stop.depth;
+  state.lastMove = null;
+  await setPosition(stop.fen);
+  state.tourId = id;
+  state.treeMoves = stop.tree === null || stop.tree === undefined ? null : stop.tree.slice();
+  showTourText();
+  fillTreeAt();
+  await startSearch();
+}
+
 // --- start ------------------------------------------------------------------------------
 
 async function init() {
@@ -478,6 +1001,7 @@ async function init() {
   $("set-fen").addEventListener("click", () => {
     showError("");
     state.lastMove = null;
+    state.tourId = null;
     setPosition($("fen").value.trim()).catch((e) => showError(e.message));
   });
   $("fen").addEventListener("keydown", (e) => { if (e.key === "Enter") $("set-fen").click(); });
@@ -490,21 +1014,57 @@ async function init() {
   });
   $("search").addEventListener("click", startSearch);
   $("stop").addEventListener("click", stopSearch);
-  $("depth").addEventListener("change", () => { updateUrl(); if (state.result) startSearch(); });
+  $("depth").addEventListener("change", () => { state.tourId = null; updateUrl(); if (state.result) startSearch(); });
+  $("ab-mode").addEventListener("change", () => {
+    state.tourId = null;
+    setAbMode(abMode());
+    updateUrl();
+    if (state.result) startSearch();
+  });
+  $("tree-at").addEventListener("change", () => {
+    const v = $("tree-at").value;
+    if (v === "horizon") {
+      state.treeMoves = null;
+      if (state.result) startSearch();
+      return;
+    }
+    loadTree(v === "" ? [] : v.split(","));
+  });
+  $("view-back").addEventListener("click", () => { if (state.view && state.view.index > 0) { state.view.index--; drawMainBoard(); } });
+  $("view-fwd").addEventListener("click", () => { if (state.view && state.view.index < state.view.fens.length) { state.view.index++; drawMainBoard(); } });
+  $("view-close").addEventListener("click", closeView);
   const params = new URLSearchParams(location.search);
   if (params.get("depth")) $("depth").value = params.get("depth");
   try {
     await loadOptions();
+    await loadTour();
   } catch (e) {
     showError(e.message);
   }
+  setAbMode(params.get("ab") === "1");
+  readUrlOptions(params);
+  markOptions();
+  const tour = params.get("tour");
   const fen = params.get("fen");
+  if (tour && (!fen || (state.tour.find((s) => s.id === tour) || {}).fen === fen)) {
+    try {
+      await openTourStop(tour);
+    } catch (e) {
+      showError(e.message);
+    }
+    return;
+  }
   try {
     await setPosition(fen || START_FEN);
   } catch (e) {
     showError(e.message);
     $("fen").value = fen;
     return;
+  }
+  if (params.has("tree")) {
+    const t = params.get("tree");
+    state.treeMoves = t === "" ? [] : t.split(",");
+    fillTreeAt();
   }
   if (fen) startSearch();
 }

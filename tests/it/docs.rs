@@ -1,0 +1,343 @@
+//! The documentation against the binary: every number the binary prints that README.md or
+//! docs/ quotes as the current one is checked here (the bench signature wherever it appears,
+//! the horizon example), the docs speak of versions rather than work sessions, and the
+//! lichess-bot configuration in the README is valid YAML (parsed by `serde_yaml`).
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+
+use common::{run_lull, text};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md, CHANGELOG.md and every text file under docs/ (Markdown, HTML, scripts).
+fn doc_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("md" | "html" | "sh" | "py" | "txt")
+            ) {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = vec![root().join("README.md"), root().join("CHANGELOG.md")];
+    walk(&root().join("docs"), &mut files);
+    files
+}
+
+/// The node count of the signature line `<N> nodes <M> nps` that `lull bench` ends with.
+fn bench_signature(args: &[&str]) -> u64 {
+    let mut all = vec!["bench"];
+    all.extend_from_slice(args);
+    let out = run_lull(&all);
+    assert!(out.status.success(), "lull {all:?} failed");
+    let stdout = text(&out.stdout);
+    let last = stdout.lines().last().expect("bench prints lines");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "signature line {last:?}");
+    assert_eq!((words[1], words[3]), ("nodes", "nps"), "{last:?}");
+    words[0].parse().expect("a node count")
+}
+
+/// Whether a word names a commit: 7 to 40 hexadecimal digits with a letter and a digit.
+fn is_commit(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    (7..=40).contains(&w.len())
+        && w.bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        && w.bytes().any(|b| b.is_ascii_digit())
+        && w.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// The numbers of a line from 1,000,000 to 99,999,999 (written with or without commas).
+fn big_numbers(line: &str) -> Vec<u64> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i;
+            let mut digits = String::new();
+            while j < bytes.len()
+                && (bytes[j].is_ascii_digit()
+                    || (bytes[j] == b',' && j + 1 < bytes.len() && bytes[j + 1].is_ascii_digit()))
+            {
+                if bytes[j] != b',' {
+                    digits.push(bytes[j] as char);
+                }
+                j += 1;
+            }
+            let glued = j < bytes.len() && (bytes[j].is_ascii_alphabetic() || bytes[j] == b'.');
+            if !glued && (7..=8).contains(&digits.len()) {
+                out.push(digits.parse().unwrap());
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The bench signatures a doc line quotes as current: the big numbers of a line about the
+/// bench or its signature that names no commit (a number given with the commit it was
+/// measured on is history, and stays true).
+fn current_signature_quotes(line: &str) -> Vec<u64> {
+    let lower = line.to_ascii_lowercase();
+    if !(lower.contains("bench") || lower.contains("signature")) {
+        return Vec::new();
+    }
+    // A numbered row of a history table (docs/strength.md) is history by construction.
+    let numbered_row = line
+        .strip_prefix("| ")
+        .and_then(|r| r.split_once(" |"))
+        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if numbered_row || line.split_whitespace().any(is_commit) {
+        return Vec::new();
+    }
+    big_numbers(line)
+}
+
+#[test]
+fn the_line_scanner_finds_quotes_and_leaves_history() {
+    assert_eq!(
+        current_signature_quotes("./lull-dev bench | tail -1   # 2803503 nodes"),
+        [2_803_503]
+    );
+    assert_eq!(
+        current_signature_quotes("`lull bench`: 2,803,503 nodes"),
+        [2_803_503]
+    );
+    assert!(current_signature_quotes("| main `954539c` | bench 2803503 |").is_empty());
+    assert!(current_signature_quotes("perft 119,060,324 leaves").is_empty());
+    assert!(current_signature_quotes("bench 2803503x").is_empty());
+}
+
+/// Every doc that quotes a bench signature as the current one quotes what `lull bench`
+/// prints (or, on a line about `Use NNUE=false`, what the hand-crafted evaluation's bench
+/// prints); docs/openbench.md, which tells OpenBench users what to enter, quotes it.
+#[test]
+fn every_doc_quotes_the_bench_signature_the_binary_prints() {
+    let nnue = bench_signature(&[]);
+    let hce = bench_signature(&["--option", "Use NNUE=false"]);
+    let mut wrong = Vec::new();
+    let mut openbench_quotes = 0;
+    for path in doc_files() {
+        let Ok(content) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        for (n, line) in content.lines().enumerate() {
+            for quoted in current_signature_quotes(line) {
+                let ok = quoted == nnue || (quoted == hce && line.contains("NNUE=false"));
+                if !ok {
+                    wrong.push(format!("{name}:{}: {quoted} in {line:?}", n + 1));
+                }
+                if name == "docs/openbench.md" && quoted == nnue {
+                    openbench_quotes += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "`lull bench` prints {nnue} ({hce} with Use NNUE=false); these quote another \
+         signature:\n{}",
+        wrong.join("\n")
+    );
+    assert!(
+        openbench_quotes >= 2,
+        "docs/openbench.md quotes {nnue} only {openbench_quotes} times"
+    );
+}
+
+/// The code block after a line containing `marker` in README.md.
+fn readme_block_after(marker: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find(marker).unwrap_or_else(|| panic!("{marker:?}"));
+    let rest = &readme[start..];
+    let open = rest.find("```\n").expect("a code block") + 4;
+    let close = rest[open..].find("```").expect("its end") + open;
+    rest[open..close].to_string()
+}
+
+fn squeeze(s: &str) -> String {
+    s.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The README's horizon example is what `lull horizon` prints (the table of both columns),
+/// and its sentence about the hand-crafted evaluation gives the moves and scores that
+/// `lull horizon --option "Use NNUE=false"` prints.
+#[test]
+fn the_readme_horizon_example_is_what_the_binary_prints() {
+    let quoted = readme_block_after("`lull horizon` (built-in position");
+    let out = run_lull(&["horizon"]);
+    assert!(out.status.success());
+    let printed = squeeze(&text(&out.stdout));
+    let quoted = squeeze(&quoted);
+    assert!(
+        printed.contains(&quoted),
+        "README quotes\n{quoted}\nbut `lull horizon` prints\n{printed}"
+    );
+    // The hand-crafted evaluation's pair, as the sentence after the block states it.
+    let out = run_lull(&["horizon", "--option", "Use NNUE=false"]);
+    let printed = text(&out.stdout);
+    let field = |row: &str| -> Vec<String> {
+        let line = printed
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("no {row} row in\n{printed}"));
+        line[row.len()..]
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    let moves = field("best move");
+    let scores: Vec<i32> = field("score")
+        .chunks(2)
+        .map(|c| c[1].parse().unwrap())
+        .collect();
+    let sign = |s: i32| {
+        if s < 0 {
+            format!("−{}", -s)
+        } else {
+            format!("+{s}")
+        }
+    };
+    let sentence = format!(
+        "the columns read {} {} and {} {}",
+        moves[0],
+        sign(scores[0]),
+        moves[1],
+        sign(scores[1])
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.replace('\n', " ").contains(&sentence),
+        "README should say {sentence:?}"
+    );
+}
+
+/// User-facing docs speak of the project and its versions, not of work sessions.
+#[test]
+fn no_doc_speaks_of_work_sessions() {
+    let mut found = Vec::new();
+    for path in doc_files() {
+        let Ok(content) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let lower = content.to_ascii_lowercase();
+        for (n, line) in lower.lines().enumerate() {
+            let mut rest = line;
+            while let Some(i) = rest.find("session ") {
+                let after = &rest[i + "session ".len()..];
+                if after.starts_with(|c: char| c.is_ascii_digit()) {
+                    found.push(format!("{}:{}", path.display(), n + 1));
+                }
+                rest = after;
+            }
+        }
+    }
+    assert!(found.is_empty(), "work sessions named at {found:?}");
+}
+
+/// The lichess-bot snippet of the README parses as YAML with the keys lichess-bot reads.
+#[test]
+fn the_lichess_bot_snippet_is_valid_yaml() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```yaml\n").expect("a yaml block in README.md") + 8;
+    let end = readme[start..].find("```").unwrap() + start;
+    let doc: serde_yaml::Value = serde_yaml::from_str(&readme[start..end])
+        .unwrap_or_else(|e| panic!("README's YAML does not parse: {e}"));
+    let engine = &doc["engine"];
+    assert_eq!(engine["protocol"].as_str(), Some("uci"));
+    assert_eq!(engine["name"].as_str(), Some("lull"));
+    assert!(engine["dir"].as_str().is_some_and(|d| d.ends_with('/')));
+    // The options lichess-bot passes on are ones Lull knows.
+    if let Some(options) = engine["uci_options"].as_mapping() {
+        let mut lull = common::EngineProcess::spawn(&[]);
+        lull.send("uci");
+        let (lines, _) = lull.wait_for("uciok", |l| l == "uciok");
+        for name in options.keys() {
+            let name = name.as_str().unwrap();
+            let announced = format!("option name {name} type ");
+            assert!(
+                lines.iter().any(|l| l.starts_with(&announced)),
+                "lichess-bot would send the unknown option {name}"
+            );
+        }
+    }
+}
+
+/// docs/report/play_matches.sh uses nothing outside the clone but the tools it names.
+#[test]
+fn the_match_script_needs_nothing_outside_the_clone() {
+    let script = std::fs::read_to_string(root().join("docs/report/play_matches.sh")).unwrap();
+    assert!(
+        !script.contains("../shared"),
+        "play_matches.sh uses ../shared"
+    );
+    assert!(!script.contains("match.py"));
+    assert!(script.contains("cutechess-cli"));
+}
+
+/// The release is described the same everywhere: the version of Cargo.toml heads the
+/// changelog, the Rust version and the licence are stated, the workflow for tags runs the
+/// release script, the archives' licence files exist, and the README gives `cargo install`.
+#[test]
+fn the_release_metadata_agrees() {
+    let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let field = |name: &str| -> String {
+        cargo
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} = \"")))
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("no {name} in Cargo.toml"))
+            .to_string()
+    };
+    let version = field("version");
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    assert!(!field("rust-version").is_empty());
+    assert_eq!(field("license"), "GPL-3.0-or-later");
+    let changelog = std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    let first = changelog.lines().find(|l| l.starts_with("## ")).unwrap();
+    assert_eq!(first, format!("## {version}"));
+    let workflow = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
+    assert!(workflow.contains("scripts/release.sh"));
+    assert!(workflow.contains(&format!(
+        "rustup toolchain install {}",
+        field("rust-version")
+    )));
+    let script = std::fs::read_to_string(root().join("scripts/release.sh")).unwrap();
+    for needed in [
+        "x86-64-v3",
+        "--locked",
+        "sha256sum",
+        "README.md",
+        "LICENSE",
+        "COPYING",
+    ] {
+        assert!(script.contains(needed), "release.sh lacks {needed}");
+    }
+    for file in ["LICENSE", "COPYING"] {
+        assert!(root().join(file).is_file(), "{file} is missing");
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("cargo install --git ") && readme.contains("--locked"));
+}

@@ -1,0 +1,187 @@
+//! The guided tour of `lull explore` shows what its texts say, checked through the JSON API
+//! (no browser needed): each stop is searched with its settings, as the page opens it, and
+//! the scores' signs, the best moves and the tree nodes its text names are asserted.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::{Duration, Instant};
+
+use lull::tools::explore::tour::{tour, TourStop};
+use lull::tools::explore::ExploreServer;
+use serde_json::{json, Value};
+
+fn post(agent: &ureq::Agent, url: &str, body: &Value) -> Value {
+    let mut r = agent
+        .post(url)
+        .header("Content-Type", "application/json")
+        .send(body.to_string())
+        .unwrap();
+    let status = r.status().as_u16();
+    let text = r.body_mut().read_to_string().unwrap();
+    assert_eq!(status, 200, "{url}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Searches a stop as the page does and returns the job's result.
+fn search(agent: &ureq::Agent, base: &str, stop: &TourStop) -> Value {
+    let tour = agent
+        .get(format!("{base}api/tour"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    let tour: Value = serde_json::from_str(&tour).unwrap();
+    let served = tour["stops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == stop.id)
+        .expect("the stop is served")
+        .clone();
+    let mut body =
+        json!({"fen": served["fen"], "depth": served["depth"], "options": served["options"]});
+    if !served["options_b"].is_null() {
+        body["options_b"] = served["options_b"].clone();
+    }
+    if !served["tree"].is_null() {
+        body["tree"] = served["tree"].clone();
+    }
+    let id = post(agent, &format!("{base}api/search"), &body)["id"]
+        .as_u64()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let text = agent
+            .get(format!("{base}api/job/{id}"))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_to_string()
+            .unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if v["state"] != "running" {
+            assert_eq!(v["state"], "done", "{}: {v}", stop.id);
+            return v["result"].clone();
+        }
+        assert!(Instant::now() < deadline, "{}: still running", stop.id);
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+fn score(v: &Value) -> i64 {
+    v["score"].as_i64().unwrap()
+}
+
+/// The searched children of a tree's root: (label, score text).
+fn root_children(tree: &Value) -> Vec<(String, String)> {
+    tree["root"]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "node")
+        .map(|c| {
+            (
+                c["label"].as_str().unwrap().to_string(),
+                c["score_text"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_tour_stop_shows_what_its_text_says() {
+    let server = ExploreServer::start(IpAddr::V4(Ipv4Addr::LOCALHOST), 0).unwrap();
+    let base = server.url();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let stops = tour();
+    let ids: Vec<&str> = stops.iter().map(|s| s.id).collect();
+    assert_eq!(
+        ids,
+        [
+            "refuted-capture",
+            "pinned-piece",
+            "overloaded-defender",
+            "quiet-check",
+            "promotion-race",
+            "null-move-zugzwang"
+        ]
+    );
+    for stop in &stops {
+        let r = search(&agent, &base, stop);
+        let (w, q) = (&r["without"], &r["with"]);
+        match stop.id {
+            "refuted-capture" => {
+                assert_eq!(w["best"], "Qxd4");
+                assert!(score(w) > 0 && score(q) < 0, "{} / {}", score(w), score(q));
+                assert_eq!(r["tree"]["path"], json!(["Qxd4"]));
+                let kids = root_children(&r["tree"]);
+                assert!(kids.iter().any(|(l, _)| l == "exd4"), "{kids:?}");
+            }
+            "pinned-piece" => {
+                // Without: the pawn thrown into the diagonal; with: the defence ...f6.
+                assert_eq!(w["best"], "b2");
+                assert_eq!(q["best"], "f6");
+                let pv: Vec<&str> = w["pv"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m["san"].as_str().unwrap())
+                    .collect();
+                assert_eq!(&pv[..2], ["b2", "Bxb2"], "{pv:?}");
+            }
+            "overloaded-defender" => {
+                assert!(score(w) < 0 && score(q) > 0, "{} / {}", score(w), score(q));
+                assert_eq!(r["tree"]["path"], json!(["Bxg4", "Nxg4"]));
+                let kids = root_children(&r["tree"]);
+                let nxd5 = r["tree"]["root"]["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"] == "Nxd5")
+                    .unwrap_or_else(|| panic!("Nxd5 in {kids:?}"));
+                assert_eq!(nxd5["on_pv"], true);
+                assert!(r["tree"]["score"].as_i64().unwrap() > 0);
+            }
+            "quiet-check" => {
+                let (a, b) = (&r["a"], &r["b"]);
+                assert_eq!(r["mode"], "ab");
+                assert_eq!(a["best"], "Qxa2");
+                assert_ne!(b["best"], "Qxa2");
+                assert!(score(a) > score(b), "A counts the pawn it takes");
+                assert_eq!(r["tree"]["path"], json!(["Qxa2"]));
+                let (ta, tb) = (root_children(&r["tree"]), root_children(&r["tree_b"]));
+                assert!(!ta.iter().any(|(l, _)| l.starts_with("Re8")), "{ta:?}");
+                let re8 = tb
+                    .iter()
+                    .find(|(l, _)| l.starts_with("Re8"))
+                    .expect("Re8 in B");
+                // Re8 is mate: the node's score, from Black's side (to move, no move), is
+                // mated; the root's, White's, mate in 1.
+                assert_eq!(re8.1, "-M1", "{tb:?}");
+                assert_eq!(r["tree_b"]["score_text"], "M1");
+            }
+            "promotion-race" => {
+                assert_eq!(w["best"], "Kf1");
+                assert_eq!(q["best"], "a7");
+                assert!(
+                    score(q) > 300 && score(w) < 100,
+                    "{} / {}",
+                    score(q),
+                    score(w)
+                );
+            }
+            "null-move-zugzwang" => {
+                // A passes where it cannot afford to and misses ...Nxd5; B finds it.
+                let (a, b) = (&r["a"], &r["b"]);
+                assert_eq!(r["mode"], "ab");
+                assert_eq!(a["best"], "Rd8");
+                assert_eq!(b["best"], "Nxd5");
+                assert!(score(a) < 0 && score(b) > 0, "{} / {}", score(a), score(b));
+            }
+            other => panic!("a tour stop without a check: {other}"),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The property tests of bad input, in one test binary of their own: `fuzz` counts every panic
+//! of the process (caught or not), so no other test may run beside them. Run one with a
+//! filter, e.g. `cargo test --release --test proptest proptest_inputs::`; the ignored
+//! companions with 100,000 cases each: `cargo test --release --test proptest -- --ignored`.
+
+mod fuzz;
+mod proptest_execute;
+mod proptest_inputs;
+#[cfg(feature = "tools")]
+mod proptest_readers;
