@@ -48,16 +48,17 @@ pub fn tour() -> Vec<TourStop> {
             id: "pinned-piece",
             title: "The pinned queen",
             fen: "5r1k/4Qpq1/4p3/1p1p2P1/2p2P2/1p2P3/3P4/BK6 b - - 0 1",
-            depth: 10,
+            depth: 1,
             options: vec![("Use NNUE", "false")],
             options_b: None,
             tree: None,
-            text: "The black queen on g7 is pinned by the bishop on a1: without the \
-                   quiescence search Black throws the b-pawn into the diagonal (...b2) to push \
-                   the loss of the queen past the horizon. With it (hand-crafted evaluation, 10 \
-                   plies) Black finds the real defence ...f6, which blocks the diagonal with a \
-                   defended pawn; watch the iterations chart for the depths where the two \
-                   columns part.",
+            text: "The black queen on g7 is pinned by the bishop on a1. At depth 1 without \
+                   the quiescence search Black pushes ...b2 and counts a pawn one step from \
+                   queening, because the capture Bxb2 lies beyond the horizon; the quiescence \
+                   search plays on to Bxb2, and Black finds the real defence ...f6, which \
+                   blocks the diagonal with a defended pawn (hand-crafted evaluation). Raise \
+                   the depth and watch the iterations chart: the search without quiescence \
+                   keeps throwing pawns into the diagonal at some depths.",
         },
         TourStop {
             id: "overloaded-defender",
