@@ -361,7 +361,8 @@ impl Searcher {
         let Some(e) = entry else { return Ok(0) };
         let Some(tt_move) = e.mv else { return Ok(0) };
         let ply = node.ply;
-        if node.root
+        if !self.options.singular_extensions
+            || node.root
             || depth < SE_MIN_DEPTH
             || self.stack[ply].excluded.is_some()
             || e.depth < depth - SE_TT_DEPTH_MARGIN
