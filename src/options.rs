@@ -333,6 +333,10 @@ fn build_table() -> Vec<OptionSpec> {
             e.options.capture_history = v.flag();
             Ok(None)
         }),
+        check("SingularExtensions", s.singular_extensions, |e, v| {
+            e.options.singular_extensions = v.flag();
+            Ok(None)
+        }),
         // The main search's pruning and reductions, one switch each (all on by default).
         check("ReverseFutility", s.pruning.reverse_futility, |e, v| {
             e.options.pruning.reverse_futility = v.flag();
@@ -623,6 +627,7 @@ mod tests {
                 "Move Overhead",
                 "MultiPV",
                 "CaptureHistory",
+                "SingularExtensions",
                 "ReverseFutility",
                 "NullMovePruning",
                 "FutilityPruning",

@@ -221,6 +221,20 @@ pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Main-search SEE pruning of quiet moves at low depth: margin per ply squared.
 pub const SEE_QUIET_MARGIN: i32 = 30;
 
+// Singular extensions (Step 9b of the main search).
+/// The least depth at which the TT move is tested for being singular.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// The TT entry must come from a search at least this many plies shallower than the node
+/// at most.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// Singular beta = TT score - this many centipawns per ply of depth.
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+/// A TT move singular by more than this (centipawns below singular beta, off the PV) is
+/// extended by two plies.
+pub const SE_DOUBLE_MARGIN: i32 = 20;
+/// The most double extensions on one line.
+pub const SE_DOUBLE_MAX: u8 = 6;
+
 /// The win/draw/loss model of `UCI_ShowWDL` (`crate::wdl`): the coefficients, in centipawns,
 /// of `a(x)` (the score at which a win is as likely as not) and `b(x)` (the logistic's spread)
 /// as cubics in `x` = material / 58, highest power first. Fitted by `lull wdl fit` to the

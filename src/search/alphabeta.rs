@@ -126,17 +126,31 @@ impl Searcher {
 
         // Step 4. Transposition table: a deep enough entry with a usable bound ends a
         // non-PV node at once; otherwise its move is tried first.
+        // A node that leaves its TT move out (the test of a singular extension, Step 9b)
+        // is a search of the other moves: the table's entry is not its own.
+        let excluded = self.stack[ply].excluded;
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(cut) = entry.and_then(|e| tt_cutoff(&e, &node, depth, alpha, beta)) {
+        if let Some(cut) = entry
+            .filter(|_| excluded.is_none())
+            .and_then(|e| tt_cutoff(&e, &node, depth, alpha, beta))
+        {
             return self.end(&node, depth, alpha, beta, cut);
         }
 
         // Step 4b. Syzygy tablebases (see `tablebase_step`). The window as it came is kept:
         // a floor raised by the tables is no bound the moves proved.
         let original_alpha = alpha;
-        let (tb_floor, tb_ceiling) = match self.tablebase_step(pos, &node, depth, alpha, beta) {
+        let tb_step = if excluded.is_none() {
+            self.tablebase_step(pos, &node, depth, alpha, beta)
+        } else {
+            TbStep::Bounds {
+                floor: -INFINITY,
+                ceiling: INFINITY,
+            }
+        };
+        let (tb_floor, tb_ceiling) = match tb_step {
             TbStep::Cutoff(score) => return score,
             TbStep::Bounds { floor, ceiling } => (floor, ceiling),
         };
@@ -159,7 +173,7 @@ impl Searcher {
 
         // Steps 6 and 7. Reverse futility and null-move pruning (in nodes off the PV, not in
         // check): the node is good enough to end before any move is searched.
-        if !node.pv_node && !node.in_check && !node.root {
+        if !node.pv_node && !node.in_check && !node.root && excluded.is_none() {
             if let Some(cut) = self.reverse_futility(depth, eval, beta, improving) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
@@ -181,6 +195,16 @@ impl Searcher {
         let root_filter = node.root.then(|| self.root_moves.clone());
         let ctx = self.stack.quiet_context(ply);
         let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
+
+        // Step 9b. Singular extension: when the TT move is much better than every other
+        // move (a search without it fails low well below its score), it is extended; when
+        // even that search fails high, several moves beat beta and the node is cut (multi-cut).
+        let tt_extension = match self.singular_extension(pos, &node, depth, beta, entry.as_ref()) {
+            Ok(ext) => ext,
+            Err(score) => return score,
+        };
+        self.stack[ply + 1].double_extensions =
+            self.stack[ply].double_extensions + u8::from(tt_extension >= 2);
         let l = MoveLoop {
             node,
             depth,
@@ -213,7 +237,13 @@ impl Searcher {
         let mut tried = Tried::default();
         while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
             legal += 1;
-            let m = self.loop_move(pos, &l, mv, stage);
+            if excluded == Some(mv) {
+                continue;
+            }
+            let mut m = self.loop_move(pos, &l, mv, stage);
+            if Some(mv) == tt_move {
+                m.extension = tt_extension;
+            }
 
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !node.root && best_score > -TB_BOUND && !node.in_check {
@@ -278,6 +308,10 @@ impl Searcher {
                 DRAW
             };
         }
+        if excluded.is_some() && searched == 0 {
+            // Every other move was pruned: they prove nothing against singular beta.
+            return alpha;
+        }
         if searched > 0 {
             self.stats.main_expanded += 1;
         } else {
@@ -303,9 +337,60 @@ impl Searcher {
         } else {
             Bound::of(best_score, original_alpha, beta)
         };
-        self.tt
-            .store(key, best_move, best_score, static_eval, depth, bound, ply);
+        if excluded.is_none() {
+            self.tt
+                .store(key, best_move, best_score, static_eval, depth, bound, ply);
+        }
         best_score
+    }
+
+    /// Step 9b. The singular extension of the TT move: `Ok(plies)` to add to its search
+    /// (2 when it is singular by far and the line has double extensions left, 1 when
+    /// singular, -1 when the TT score already beats beta and another move came close: a
+    /// negative extension), or `Err(score)` to end the node (multi-cut). Tested only deep
+    /// enough, with a TT entry from a search nearly as deep that is no upper bound, and only
+    /// within twice the iteration's depth from the root.
+    fn singular_extension(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        depth: i32,
+        beta: i32,
+        entry: Option<&TtEntry>,
+    ) -> Result<i32, i32> {
+        let Some(e) = entry else { return Ok(0) };
+        let Some(tt_move) = e.mv else { return Ok(0) };
+        let ply = node.ply;
+        if !self.options.singular_extensions
+            || node.root
+            || depth < SE_MIN_DEPTH
+            || self.stack[ply].excluded.is_some()
+            || e.depth < depth - SE_TT_DEPTH_MARGIN
+            || e.bound == Bound::Upper
+            || e.score.abs() >= TB_BOUND
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Ok(0);
+        }
+        let singular_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
+        self.stack[ply].excluded = Some(tt_move);
+        let score = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
+        self.stack[ply].excluded = None;
+        if self.stopped {
+            return Err(0);
+        }
+        if score < singular_beta {
+            let double = !node.pv_node
+                && score < singular_beta - SE_DOUBLE_MARGIN
+                && self.stack[ply].double_extensions < SE_DOUBLE_MAX;
+            Ok(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Err(singular_beta)
+        } else if e.score >= beta {
+            Ok(-1)
+        } else {
+            Ok(0)
+        }
     }
 
     /// Step 1, at the horizon: the quiescence search's score, or with `QSearch` off the
@@ -371,6 +456,7 @@ impl Searcher {
             stage,
             quiet: !pos.is_capture(mv) && mv.promotion.is_none(),
             key: mover.map_or(NO_CONT, |p| cont_key(l.us, p, mv.to)),
+            extension: 0,
             capture: if l.capture_history {
                 mover.zip(pos.captured(mv)).map(|(p, v)| (p, mv.to, v))
             } else {
@@ -401,7 +487,7 @@ impl Searcher {
         let nodes_before = if l.node.root { self.nodes() } else { 0 };
         self.make_move(pos, m.mv);
         let gives_check = pos.in_check();
-        let new_depth = l.depth - 1;
+        let new_depth = l.depth - 1 + m.extension;
         let score = if searched == 0 {
             -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
         } else {

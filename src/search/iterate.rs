@@ -72,6 +72,7 @@ impl Searcher {
             if !self.is_main() && depth < max_depth && self.helper_skips(depth) {
                 continue;
             }
+            self.root_depth = depth;
             if let Some(w) = self.why.as_deref_mut() {
                 w.iteration = depth;
             }

@@ -105,6 +105,8 @@ pub(super) struct LoopMove {
     pub(super) quiet: bool,
     /// Its continuation key (moving piece and square).
     pub(super) key: usize,
+    /// Plies added to (or taken from) its search: the singular extension of the TT move.
+    pub(super) extension: i32,
     /// (moving piece, square, victim) of a capture, when the capture history is on.
     pub(super) capture: Option<(Piece, Square, Piece)>,
 }

@@ -43,6 +43,8 @@ pub struct Searcher {
     pub(super) time: TimeManager,
     pub(super) limits: Limits,
     pub(super) seldepth: usize,
+    /// Depth of the iteration being searched (extensions stop at twice this ply).
+    pub(super) root_depth: i32,
     pub(super) stopped: bool,
     pub(super) thread_id: usize,
     pub(super) node_counters: Arc<Vec<AtomicU64>>,
@@ -99,6 +101,7 @@ impl Searcher {
             time: TimeManager::new(&Limits::default(), cozy_chess::Color::White, 0),
             limits: Limits::default(),
             seldepth: 0,
+            root_depth: 0,
             stopped: false,
             thread_id,
             node_counters,

@@ -108,6 +108,9 @@ pub struct SearchOptions {
     /// `CaptureHistory`: order the main search's good captures by victim and capture history
     /// instead of MVV-LVA (off by default until a match says it gains).
     pub capture_history: bool,
+    /// `SingularExtensions`: a TT move much better than every other move is searched deeper
+    /// (Step 9b, with multi-cut and negative extensions).
+    pub singular_extensions: bool,
     /// The main search's selectivity, one switch per technique.
     pub pruning: PruningOptions,
     /// `SyzygyProbeDepth`: the search probes the WDL tables only at this depth or more.
@@ -218,6 +221,7 @@ impl Default for SearchOptions {
             move_overhead: params::MOVE_OVERHEAD,
             multipv: 1,
             capture_history: false,
+            singular_extensions: true,
             pruning: PruningOptions::default(),
             syzygy_probe_depth: 1,
             syzygy_50_move_rule: true,

@@ -33,6 +33,11 @@ pub struct StackFrame {
     pub cont_key: usize,
     /// Whether the move into this ply was a null move (no two null moves in a row).
     pub after_null: bool,
+    /// The move the node at this ply leaves out (the TT move, while a singular extension
+    /// tests whether any other move comes close to it).
+    pub excluded: Option<cozy_chess::Move>,
+    /// Double extensions on the line down to this ply (they are capped: no line runs away).
+    pub double_extensions: u8,
 }
 
 impl StackFrame {
@@ -41,6 +46,8 @@ impl StackFrame {
         static_eval: 0,
         cont_key: NO_CONT,
         after_null: false,
+        excluded: None,
+        double_extensions: 0,
     };
 }
 

@@ -255,3 +255,35 @@ fn tactical_mode_changes_the_search_and_not_the_play_settings() {
     );
     assert_eq!(nodes(&["true", "false"]), play);
 }
+
+#[test]
+fn the_singular_extensions_switch_reaches_the_search() {
+    // On (the default), deep nodes extend their singular TT move and the tree of a depth-10
+    // search changes; each setting gives the same tree again; a bad value is refused.
+    let pos =
+        Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8")
+            .unwrap();
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let nodes = |on: bool| {
+        let mut engine = Engine::new(16);
+        let v = if on { "true" } else { "false" };
+        lull::options::apply_option(&mut engine, "SingularExtensions", Some(v)).unwrap();
+        let r = engine.search(&pos, &limits, &[]);
+        assert!(r.best_move.is_some());
+        r.nodes
+    };
+    let (on, off) = (nodes(true), nodes(false));
+    assert_ne!(
+        on, off,
+        "SingularExtensions changes nothing at depth 10 ({on} nodes)"
+    );
+    assert_eq!(on, nodes(true));
+    assert_eq!(off, nodes(false));
+    assert!(
+        lull::options::apply_option(&mut Engine::new(1), "SingularExtensions", Some("maybe"))
+            .is_err()
+    );
+}

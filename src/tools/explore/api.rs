@@ -83,7 +83,7 @@ pub fn quiescence_options() -> Vec<OptionSpec> {
 
 /// The main search's switches the page can set (its pruning and reductions, one switch
 /// each, and `TacticalMode`).
-pub const MAIN_SEARCH_OPTIONS: [&str; 8] = [
+pub const MAIN_SEARCH_OPTIONS: [&str; 9] = [
     "ReverseFutility",
     "NullMovePruning",
     "FutilityPruning",
@@ -91,6 +91,7 @@ pub const MAIN_SEARCH_OPTIONS: [&str; 8] = [
     "SEEPruning",
     "LateMoveReductions",
     "CaptureHistory",
+    "SingularExtensions",
     "TacticalMode",
 ];
 
