@@ -213,6 +213,22 @@ mod tests {
     }
 
     #[test]
+    fn a_level_cut_short_by_its_budget_plays_the_mate_it_found() {
+        // Rd8# on the board. At levels 5 and 10 the node budget stops the search inside an
+        // iteration; the move of that unfinished iteration must be at least as good as the
+        // last finished one's (the best so far is searched first, not the TT move of the
+        // last MultiPV line).
+        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let mate: Move = "d1d8".parse().unwrap();
+        for level in [0.0, 5.0, 10.0, 15.0] {
+            let mut engine = Engine::new(16);
+            let r = search(&mut engine, &pos, &Limits::depth(12), &[], Some(level));
+            assert_eq!(r.best_move, Some(mate), "level {level}: {r:?}");
+            assert!(r.score >= MATE_BOUND, "level {level}: {}", r.score);
+        }
+    }
+
+    #[test]
     fn a_mated_line_is_never_chosen_when_another_holds() {
         let lines = [line(-30, "e2e4"), line(-(MATE_BOUND + 5), "g1h3")];
         for seed in 0..500 {

@@ -132,6 +132,19 @@ impl Searcher {
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
+        // At the root the best move so far comes first: the one that raised alpha in this
+        // line's search (after an aspiration fail), else the previous iteration's. The TT
+        // entry may hold another MultiPV line's move, and an iteration cut short plays the
+        // best move it searched in full, which is only sound when the old best came first.
+        let tt_move = if node.root {
+            let first = self
+                .root_best
+                .map(|(m, _)| m)
+                .or(self.last_pv.first().copied());
+            first.filter(|m| self.root_moves.contains(m)).or(tt_move)
+        } else {
+            tt_move
+        };
         if let Some(cut) = entry
             .filter(|_| excluded.is_none())
             .and_then(|e| tt_cutoff(&e, &node, depth, alpha, beta))
