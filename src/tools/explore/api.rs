@@ -19,7 +19,7 @@
 use serde_json::{json, Map, Value};
 
 use super::jobs::{JobTable, SearchRequest};
-use crate::options::{find_option, OptionKind, OptionSpec, OptionValue};
+use crate::options::{find_option, OptionKind, OptionSpec, OptionValue, PRUNING_SWITCHES};
 use crate::params::MAX_DEPTH;
 use crate::position::{board_fen, shorten, Position};
 use crate::san::move_to_san;
@@ -81,19 +81,15 @@ pub fn quiescence_options() -> Vec<OptionSpec> {
         .collect()
 }
 
-/// The main search's switches the page can set (its pruning and reductions, one switch
-/// each, and `TacticalMode`).
-pub const MAIN_SEARCH_OPTIONS: [&str; 9] = [
-    "ReverseFutility",
-    "NullMovePruning",
-    "FutilityPruning",
-    "LateMovePruning",
-    "SEEPruning",
-    "LateMoveReductions",
-    "CaptureHistory",
-    "SingularExtensions",
-    "TacticalMode",
-];
+/// The main search's switches the page can set besides its pruning and reductions
+/// ([`PRUNING_SWITCHES`]): the capture history, singular extensions and `TacticalMode`.
+pub const MAIN_SEARCH_EXTRA_OPTIONS: [&str; 3] =
+    ["CaptureHistory", "SingularExtensions", "TacticalMode"];
+
+/// Whether `name` is one of the main search's switches the page can set.
+fn is_main_search_option(name: &str) -> bool {
+    PRUNING_SWITCHES.contains(&name) || MAIN_SEARCH_EXTRA_OPTIONS.contains(&name)
+}
 
 /// Every option the page can set, with its group: `QSearch` and the quiescence options
 /// (`quiescence`), the main search's switches (`main`), `Use NNUE` (`evaluation`). `QSearch`
@@ -104,7 +100,7 @@ pub fn explorer_options() -> Vec<(OptionSpec, &'static str)> {
         .filter_map(|s| {
             let group = if s.name.starts_with("QSearch") {
                 "quiescence"
-            } else if MAIN_SEARCH_OPTIONS.contains(&s.name) {
+            } else if is_main_search_option(s.name) {
                 "main"
             } else if s.name == "Use NNUE" {
                 "evaluation"
@@ -505,7 +501,11 @@ mod tests {
             .map(|o| o["name"].as_str().unwrap())
             .collect();
         assert!(names.contains(&"QSearchSEE") && names.contains(&"QSearch"));
-        for name in MAIN_SEARCH_OPTIONS.iter().chain(&["Use NNUE"]) {
+        for name in PRUNING_SWITCHES
+            .iter()
+            .chain(&MAIN_SEARCH_EXTRA_OPTIONS)
+            .chain(&["Use NNUE"])
+        {
             assert!(names.contains(name), "{name}");
         }
         assert!(!names.contains(&"Hash"));
