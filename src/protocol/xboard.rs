@@ -102,6 +102,12 @@ struct Shared {
     sent: Option<Move>,
     /// The thread has finished deciding (nothing more will be sent).
     done: bool,
+    /// A thinking line of the engine's own move was shown (after the ponder hit, if any).
+    shown: bool,
+    /// When the engine's clock started: the start of the search, or the ponder hit.
+    clock: Instant,
+    /// The search was a ponder search that became the engine's move.
+    hit: bool,
 }
 
 /// What the XBoard skin knows about the search on the session's thread.
@@ -513,6 +519,9 @@ impl Xboard {
             discarded: false,
             sent: None,
             done: false,
+            shown: false,
+            clock: Instant::now(),
+            hit: false,
         }));
         let report = {
             let board = pos.board().clone();
@@ -531,7 +540,15 @@ impl Xboard {
             let shared = Arc::clone(&shared);
             *lock(&status) = None;
             Arc::new(move |r: &SearchReport| {
-                let mode = lock(&shared).mode;
+                let mode = {
+                    let mut s = lock(&shared);
+                    if s.mode == Mode::Think && post.load(Ordering::Relaxed) {
+                        if let SearchReport::Iteration(r) = r {
+                            s.shown |= r.bound == ScoreBound::Exact;
+                        }
+                    }
+                    s.mode
+                };
                 let show = match mode {
                     Mode::Analyze => true,
                     Mode::Think | Mode::Ponder(_) => post.load(Ordering::Relaxed),
@@ -586,12 +603,33 @@ impl Xboard {
         };
         let chess960 = self.session.chess960;
         let thread_shared = Arc::clone(&shared);
+        let post = Arc::clone(&self.post);
         let finish = move |pos: &Position, result: Option<&crate::search::SearchResult>| {
             if result.is_none() {
                 say("# the search failed (internal error); tables cleared");
             }
             let mut s = lock(&thread_shared);
             if s.mode == Mode::Think && !s.discarded {
+                // A move always comes with its thinking when `post` is on: after a ponder
+                // hit the next iteration may not end before the time does, and the lines
+                // shown while pondering were those of the reply's search.
+                if let Some(r) = result.filter(|r| !s.shown && !r.pv.is_empty()) {
+                    if post.load(Ordering::Relaxed) {
+                        // The nodes of the engine's own clock: none when the ponder search
+                        // had ended before the hit.
+                        let nodes = match (s.hit, r.ponder_nodes) {
+                            (true, 0) => 0,
+                            (_, before) => r.nodes.saturating_sub(before),
+                        };
+                        let pv = line_to_san(pos.board(), &r.pv).join(" ");
+                        say(&format!(
+                            "{} {} {} {nodes} {pv}",
+                            r.depth,
+                            cecp_score(r.score),
+                            s.clock.elapsed().as_millis() / 10,
+                        ));
+                    }
+                }
                 // The search's move, or any legal move if the search failed.
                 let best = result
                     .and_then(|r| r.best_move)
@@ -686,6 +724,8 @@ impl Xboard {
             let mut s = lock(&run.shared);
             if s.mode == Mode::Ponder(mv) && !s.done && !s.discarded {
                 s.mode = Mode::Think;
+                s.clock = Instant::now();
+                s.hit = true;
                 drop(s);
                 run.started = Instant::now();
                 self.session.pos.play(mv);

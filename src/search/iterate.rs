@@ -165,6 +165,7 @@ impl Searcher {
         }
         self.root_moves = all_root;
         result.nodes = self.nodes();
+        result.ponder_nodes = self.ponder_nodes;
         result.stats = self.stats.clone();
         result
     }

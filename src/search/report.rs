@@ -111,6 +111,9 @@ pub struct SearchResult {
     pub best_found_depth: i32,
     /// Milliseconds after which the final best move first became best.
     pub best_found_ms: u64,
+    /// Nodes searched before the ponder hit (0 without one): `nodes` minus this is what the
+    /// engine searched on its own clock.
+    pub ponder_nodes: u64,
     /// Statistics summed over threads.
     pub stats: SearchStats,
     /// With `MultiPV` above one: the best root moves of the last completed iteration, best

@@ -128,6 +128,47 @@ fn pondering_with_post_prints_thinking_and_nps_counts_from_the_hit() {
     }
 }
 
+/// A ponder search that had ended before the hit (here at its depth limit) still gives the
+/// move its thinking: one line without the reply in parentheses, with no nodes of the
+/// engine's own clock.
+#[test]
+fn a_ponder_hit_after_the_search_ended_still_shows_the_moves_thinking() {
+    let (mut e, _) = session();
+    e.send("hard");
+    e.send("post");
+    e.send("sd 4");
+    e.send("go");
+    let (_, line) = e.wait_for("a move", |l| l.starts_with("move "));
+    let mut pos = Position::startpos();
+    let mv = line.strip_prefix("move ").unwrap();
+    pos.play(parse_move(pos.board(), mv, false).unwrap());
+    e.send("hint");
+    let (_, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
+    let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
+    // The depth-4 ponder search ends long before this; it then waits for the hit.
+    thread::sleep(Duration::from_millis(500));
+    let pondering = sync(&mut e, 2);
+    let last_ponder = pondering
+        .iter()
+        .filter_map(|l| thinking(l))
+        .last()
+        .unwrap_or_else(|| panic!("no thinking while pondering: {pondering:?}"));
+    assert_eq!(last_ponder.0, 4, "{pondering:?}");
+    e.send(&format!("usermove {reply}"));
+    let (after, best) = e.wait_for("the move after the hit", |l| l.starts_with("move "));
+    let after: Vec<_> = after.iter().filter_map(|l| thinking(l)).collect();
+    assert_eq!(after.len(), 1, "{after:?}");
+    let t = &after[0];
+    assert_eq!(t.0, 4, "{t:?}");
+    assert_eq!(t.3, 0, "nodes on the engine's own clock: {t:?}");
+    // The line is the reply's search's PV, without the reply, and starts with the move sent.
+    pos.play(parse_move(pos.board(), &reply, false).unwrap());
+    let sent = parse_move(pos.board(), best.strip_prefix("move ").unwrap(), false).unwrap();
+    let san = lull::san::line_to_san(pos.board(), &[sent]).remove(0);
+    assert_eq!(t.4[0], san, "{t:?}");
+    assert_eq!(last_ponder.4[1], san, "{last_ponder:?}");
+}
+
 /// xboard sends `egtpath syzygy /EGT/Syzygy` at every start, whether the folder exists or
 /// not: a missing folder gets one comment line, no error; a real one loads.
 #[test]
