@@ -143,15 +143,24 @@ fn a_ponder_hit_after_the_search_ended_still_shows_the_moves_thinking() {
     let mv = line.strip_prefix("move ").unwrap();
     pos.play(parse_move(pos.board(), mv, false).unwrap());
     e.send("hint");
-    let (_, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
+    // The ponder search may print its lines before the hint is answered.
+    let (mut pondering, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
     let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
-    // The depth-4 ponder search ends long before this; it then waits for the hit.
-    thread::sleep(Duration::from_millis(500));
-    let pondering = sync(&mut e, 2);
+    // The ponder search ends with its depth-4 line; it then waits for the hit.
+    if !pondering
+        .iter()
+        .any(|l| thinking(l).is_some_and(|t| t.0 == 4))
+    {
+        let (more, last) = e.wait_for("the ponder search's depth 4", |l| {
+            thinking(l).is_some_and(|t| t.0 == 4)
+        });
+        pondering.extend(more);
+        pondering.push(last);
+    }
     let last_ponder = pondering
         .iter()
-        .filter_map(|l| thinking(l))
-        .last()
+        .rev()
+        .find_map(|l| thinking(l))
         .unwrap_or_else(|| panic!("no thinking while pondering: {pondering:?}"));
     assert_eq!(last_ponder.0, 4, "{pondering:?}");
     e.send(&format!("usermove {reply}"));
