@@ -99,33 +99,78 @@ fn horizon_score_flips_from_plus_300_to_minus_700() {
     }
 }
 
-/// Literature example (b): the black queen on g7 is pinned against h8 by the bishop on a1
-/// and attacked by nothing else yet: Bxg7+ is threatened. A shallow search with a
-/// captures-only quiescence search is tempted to push pawns into the diagonal (c4-c3, d5-d4,
-/// b3-b2) to move the loss past the horizon. The real defence is ...f6: it blocks the
+/// The pinned queen of the literature (5r1k/4Qpq1/...): the black queen on g7 is pinned by
+/// the bishop on a1, and a search with a weak quiescence search pushes pawns into the diagonal
+/// (…d4, …c3, …b2) to move the loss past the horizon. The real defence is ...f6: it blocks the
 /// diagonal with a pawn that the rook and queen defend, and after Bxf6 Rxf6 gxf6 the queen is
 /// free (Stockfish at depth 20: f6, 0.00). At 10 plies Lull finds ...f6 with its default
-/// quiescence search; the README documents the choice under each option.
+/// quiescence search. The README's table of what each setting plays at 10 plies is what this
+/// test measures (move, score, nodes), row for row.
 #[test]
 fn pinned_queen_with_pawn_sacrifices() {
     let p = pos("5r1k/4Qpq1/4p3/1p1p2P1/2p2P2/1p2P3/3P4/BK6 b - - 0 1");
     type Config = (&'static str, fn(&mut QSearchOptions));
     let configs: [Config; 4] = [
         ("default (captures only)", |_| {}),
-        ("QSearch off", |q| q.enabled = false),
-        ("QSearchChecks 1", |q| q.check_plies = 1),
-        ("QSearchNullMove 2", |q| q.null_move = NullMoveQs::EveryPly),
+        ("`QSearch false`", |q| q.enabled = false),
+        ("`QSearchChecks 1`", |q| q.check_plies = 1),
+        ("`QSearchNullMove 2`", |q| {
+            q.null_move = NullMoveQs::EveryPly
+        }),
     ];
+    let mut measured = Vec::new();
     for (name, f) in configs {
         let mut e = engine_with(f);
         let r = search(&mut e, &p, 10, &[]);
-        let best = r.best_move.map(|m| p.move_to_uci(m)).unwrap_or_default();
-        eprintln!("{name}: best {best} score {} nodes {}", r.score, r.nodes);
+        let best = r.best_move.expect("a move");
         if name.starts_with("default") {
-            assert_eq!(best, "f7f6", "the defence ...f6");
+            assert_eq!(p.move_to_uci(best), "f7f6", "the defence ...f6");
             assert!(r.score > -200, "not lost: {}", r.score);
         }
+        let san = lull::san::line_to_san(p.board(), &[best]).remove(0);
+        // The README writes a minus sign, not a hyphen.
+        let score = format!("{:+.2}", f64::from(r.score) / 100.0).replace('-', "−");
+        measured.push(format!(
+            "| {name} | …{san} | {score} | {} |",
+            thousands(r.nodes)
+        ));
     }
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let section = readme
+        .split("### The pinned queen of the literature")
+        .nth(1)
+        .expect("the README's pinned-queen section");
+    // The first four columns of the table's rows (the fifth says why).
+    let quoted: Vec<String> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| setting "))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').collect();
+            format!("|{}|", cells[1..5].join("|"))
+        })
+        .collect();
+    assert_eq!(
+        quoted,
+        measured,
+        "the README's pinned-queen table should read\n{}",
+        measured.join("\n")
+    );
+}
+
+/// `n` with a comma between thousands, as the README writes node counts.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[test]
