@@ -1180,7 +1180,7 @@ mod tests {
         assert_eq!(d.reductions, vec![(0, 2, 9)]);
         assert_eq!((d.ply, d.depth, d.cause), (1, 1, Cause::ReverseFutility));
         assert!(
-            ne7.text("ne7").contains("reverse futility: eval +185"),
+            ne7.text("ne7").contains("reverse futility: eval +179"),
             "{}",
             ne7.text("ne7")
         );

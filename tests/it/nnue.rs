@@ -121,27 +121,36 @@ impl Weights {
         out
     }
 
-    /// A version 1 file read by the specification (for the shipped networks).
-    fn from_version_1(bytes: &[u8]) -> Self {
+    /// A file read by the specification, version 1 (one output bucket) or 2 (the bucket
+    /// count after SCALE), for the shipped networks.
+    fn from_file(bytes: &[u8]) -> Self {
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         assert_eq!(&bytes[..8], b"LULLNNUE");
-        assert_eq!(u32_at(8), 1);
+        let version = u32_at(8);
         let hidden = u32_at(12) as usize;
-        let i16s: Vec<i16> = bytes[28..bytes.len() - 4]
+        let (buckets, start) = match version {
+            1 => (1, 28),
+            2 => (u32_at(28) as usize, 32),
+            v => panic!("version {v}"),
+        };
+        let end = bytes.len() - 4 * buckets;
+        let i16s: Vec<i16> = bytes[start..end]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        assert_eq!(i16s.len(), 768 * hidden + 3 * hidden);
+        assert_eq!(i16s.len(), 768 * hidden + hidden + 2 * hidden * buckets);
         let (w1, rest) = i16s.split_at(768 * hidden);
         let (b1, w2) = rest.split_at(hidden);
+        let b2 = bytes[end..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         Self {
             hidden,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
             w2: w2.to_vec(),
-            b2: vec![i32::from_le_bytes(
-                bytes[bytes.len() - 4..].try_into().unwrap(),
-            )],
+            b2,
         }
     }
 
@@ -706,21 +715,28 @@ fn files_round_trip_identically() {
     assert_eq!((QA, QB, SCALE), (255, 64, 400));
 }
 
-/// The networks in `nets/` (format version 1, written before output buckets) read as one
-/// output bucket, write back byte for byte and evaluate exactly as the specification's one
-/// output layer, read from the file by this test; the embedded network is one of them.
+/// The networks in `nets/` (lull-1 to lull-3 in format version 1, one output bucket; lull-4
+/// in version 2 with eight) read with their bucket count, write back byte for byte and
+/// evaluate exactly as the specification's output layers, read from the file by this test;
+/// the embedded network is one of them.
 #[test]
-fn the_shipped_networks_read_as_one_bucket_and_evaluate_as_before() {
+fn the_shipped_networks_read_back_and_evaluate_as_the_specification() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets");
     let mut embedded = 0;
-    for name in ["lull-1.nnue", "lull-2.nnue", "lull-3.nnue"] {
+    for (name, buckets) in [
+        ("lull-1.nnue", 1),
+        ("lull-2.nnue", 1),
+        ("lull-3.nnue", 1),
+        ("lull-4.nnue", 8),
+    ] {
         let path = dir.join(name);
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(bytes.len(), file_size(128), "{name}");
+        assert_eq!(bytes.len(), bucketed_file_size(128, buckets), "{name}");
         let net = Network::load(&path).unwrap();
-        assert_eq!(net.output_buckets(), 1, "{name}");
+        assert_eq!(net.output_buckets(), buckets, "{name}");
         assert_eq!(net.to_bytes(), bytes, "{name}");
-        let weights = Weights::from_version_1(&bytes);
+        let weights = Weights::from_file(&bytes);
+        assert_eq!(weights.bytes(), bytes, "{name}");
         for fen in FIXED.iter().chain(STARTS) {
             let board = Position::from_fen(fen).unwrap().board().clone();
             assert_eq!(
@@ -735,7 +751,7 @@ fn the_shipped_networks_read_as_one_bucket_and_evaluate_as_before() {
         }
     }
     if option_env!("EVALFILE").is_none_or(|p| p.trim().is_empty()) {
-        assert_eq!(embedded, 1, "the embedded network is nets/lull-3.nnue");
+        assert_eq!(embedded, 1, "the embedded network is nets/lull-4.nnue");
     }
 }
 

@@ -65,14 +65,16 @@ pub fn tour() -> Vec<TourStop> {
             title: "The overloaded defender",
             fen: crate::tools::qtree::QTREE_FEN,
             depth: 2,
-            options: vec![],
+            options: vec![("Use NNUE", "false")],
             options_b: None,
             tree: None,
             text: "The knight on f6 guards both the bishop on g4 and the pawn on d5: after \
                    Bxg4 Nxg4 it has left d5. At depth 2 the search without quiescence stops \
                    after ...Nxg4 and scores a bishop for a bishop, below zero; the tree there \
                    shows what it missed, Nxd5 on the quiescence PV, and the search with it \
-                   scores the pawn won.",
+                   scores the pawn won. (Shown with the hand-crafted evaluation: the network \
+                   also weighs Black's active knight after Bxg4 Nxg4, and plays Nxd5 at \
+                   once.)",
         },
         TourStop {
             id: "quiet-check",
