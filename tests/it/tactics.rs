@@ -91,25 +91,32 @@ fn tactics_script_counts_solved_and_missed_positions() {
     assert_eq!(records[4]["score"], "#+2", "{:#?}", records[4]);
 }
 
+/// A quiet middlegame (Queen's Gambit Declined, move 8) whose fixed-depth searches show
+/// whether a switch reaches the search.
+const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
+
+/// The nodes of a search of [`MIDDLEGAME`] to `depth` by a fresh engine (Hash 16) with
+/// `options` (name, value) set in order; the search must find a move.
+fn middlegame_nodes(depth: i32, options: &[(&str, &str)]) -> u64 {
+    let pos = Position::from_fen(MIDDLEGAME).unwrap();
+    let mut engine = Engine::new(16);
+    for (name, value) in options {
+        lull::options::apply_option(&mut engine, name, Some(value)).unwrap();
+    }
+    let r = engine.search(&pos, &Limits::depth(depth), &[]);
+    assert!(r.best_move.is_some());
+    r.nodes
+}
+
 #[test]
 fn each_pruning_switch_changes_the_tree() {
     // Each switch reaches the search: turned off alone, the node count of a fixed-depth
     // search of a middlegame position changes (one technique alone may save or cost nodes
     // here: they overlap); all of them off, the search is several times larger.
-    let pos =
-        Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8")
-            .unwrap();
-    let limits = Limits {
-        depth: Some(8),
-        ..Limits::default()
-    };
     let names = lull::options::PRUNING_SWITCHES;
     let nodes = |off: &[&str]| {
-        let mut engine = Engine::new(16);
-        for n in off {
-            lull::options::apply_option(&mut engine, n, Some("false")).unwrap();
-        }
-        engine.search(&pos, &limits, &[]).nodes
+        let options: Vec<_> = off.iter().map(|&n| (n, "false")).collect();
+        middlegame_nodes(8, &options)
     };
     let all_on = nodes(&[]);
     for name in names {
@@ -234,18 +241,9 @@ fn tactical_mode_changes_the_search_and_not_the_play_settings() {
     // TacticalMode is an analysis setting: on, the same fixed-depth search of a quiet
     // middlegame is larger (no reverse or plain futility pruning, quiet checks at the horizon);
     // off again, the search is the play search, node for node.
-    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
-    let pos = Position::from_fen(fen).unwrap();
-    let limits = Limits {
-        depth: Some(8),
-        ..Limits::default()
-    };
     let nodes = |settings: &[&str]| {
-        let mut engine = Engine::new(16);
-        for v in settings {
-            lull::options::apply_option(&mut engine, "TacticalMode", Some(v)).unwrap();
-        }
-        engine.search(&pos, &limits, &[]).nodes
+        let options: Vec<_> = settings.iter().map(|&v| ("TacticalMode", v)).collect();
+        middlegame_nodes(8, &options)
     };
     let play = nodes(&[]);
     let tactical = nodes(&["true"]);
@@ -260,21 +258,7 @@ fn tactical_mode_changes_the_search_and_not_the_play_settings() {
 fn the_singular_extensions_switch_reaches_the_search() {
     // On (the default), deep nodes extend their singular TT move and the tree of a depth-10
     // search changes; each setting gives the same tree again; a bad value is refused.
-    let pos =
-        Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8")
-            .unwrap();
-    let limits = Limits {
-        depth: Some(10),
-        ..Limits::default()
-    };
-    let nodes = |on: bool| {
-        let mut engine = Engine::new(16);
-        let v = if on { "true" } else { "false" };
-        lull::options::apply_option(&mut engine, "SingularExtensions", Some(v)).unwrap();
-        let r = engine.search(&pos, &limits, &[]);
-        assert!(r.best_move.is_some());
-        r.nodes
-    };
+    let nodes = |on: bool| middlegame_nodes(10, &[("SingularExtensions", &on.to_string())]);
     let (on, off) = (nodes(true), nodes(false));
     assert_ne!(
         on, off,

@@ -71,23 +71,32 @@ fn analysis_with_multipv_3_shows_three_lines_per_depth() {
     }
 }
 
-/// With `hard` and `post`, the ponder search prints its thinking (the expected reply first,
-/// in parentheses); after the ponder hit the nodes shown are those searched since the hit, so
-/// that the GUI's nodes / time is the real speed.
-#[test]
-fn pondering_with_post_prints_thinking_and_nps_counts_from_the_hit() {
-    let (mut e, _) = session();
+/// With pondering and `post` on and the search limited by `limit` (`st 4`, `sd 4`), the
+/// engine plays the first move from the start position and is asked for its hint: the
+/// position after its move, the lines printed before the hint was answered (the ponder
+/// search may print some first), and the expected reply it ponders on.
+fn move_then_hint(e: &mut EngineProcess, limit: &str) -> (Position, Vec<String>, String) {
     e.send("hard");
     e.send("post");
-    e.send("st 4");
+    e.send(limit);
     e.send("go");
     let (_, line) = e.wait_for("a move", |l| l.starts_with("move "));
     let mut pos = Position::startpos();
     let mv = line.strip_prefix("move ").unwrap();
     pos.play(parse_move(pos.board(), mv, false).unwrap());
     e.send("hint");
-    let (_, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
+    let (before, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
     let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
+    (pos, before, reply)
+}
+
+/// With `hard` and `post`, the ponder search prints its thinking (the expected reply first,
+/// in parentheses); after the ponder hit the nodes shown are those searched since the hit, so
+/// that the GUI's nodes / time is the real speed.
+#[test]
+fn pondering_with_post_prints_thinking_and_nps_counts_from_the_hit() {
+    let (mut e, _) = session();
+    let (pos, _, reply) = move_then_hint(&mut e, "st 4");
     let reply_san = {
         let m = parse_move(pos.board(), &reply, false).unwrap();
         lull::san::line_to_san(pos.board(), &[m]).remove(0)
@@ -134,18 +143,7 @@ fn pondering_with_post_prints_thinking_and_nps_counts_from_the_hit() {
 #[test]
 fn a_ponder_hit_after_the_search_ended_still_shows_the_moves_thinking() {
     let (mut e, _) = session();
-    e.send("hard");
-    e.send("post");
-    e.send("sd 4");
-    e.send("go");
-    let (_, line) = e.wait_for("a move", |l| l.starts_with("move "));
-    let mut pos = Position::startpos();
-    let mv = line.strip_prefix("move ").unwrap();
-    pos.play(parse_move(pos.board(), mv, false).unwrap());
-    e.send("hint");
-    // The ponder search may print its lines before the hint is answered.
-    let (mut pondering, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
-    let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
+    let (mut pos, mut pondering, reply) = move_then_hint(&mut e, "sd 4");
     // The ponder search ends with its depth-4 line; it then waits for the hit.
     if !pondering
         .iter()
