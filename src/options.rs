@@ -741,7 +741,11 @@ mod tests {
         );
         assert_eq!(
             find_option("UCI_Elo").unwrap().uci_line(),
-            "option name UCI_Elo type spin default 2600 min 1000 max 2600"
+            format!(
+                "option name UCI_Elo type spin default {max} min {min} max {max}",
+                min = params::SKILL_ELO_MIN,
+                max = params::SKILL_ELO_MAX
+            )
         );
         assert_eq!(
             find_option("Statistics").unwrap().uci_line(),

@@ -261,8 +261,11 @@ pub const SKILL_TEMPERATURE_MAX: f64 = 200.0;
 pub const SKILL_MAX_LOSS_MIN: i32 = 30;
 /// See [`SKILL_MAX_LOSS_MIN`] (centipawns, level 0).
 pub const SKILL_MAX_LOSS_MAX: i32 = 400;
-/// The range of `UCI_Elo`, mapped linearly onto levels 0–19. Provisional: a scale, not a
-/// measurement, until matches against rated engines calibrate it (docs/strength-levels.md).
-pub const SKILL_ELO_MIN: i64 = 1000;
-/// See [`SKILL_ELO_MIN`].
-pub const SKILL_ELO_MAX: i64 = 2600;
+/// Lull's levels on the Elo scale of Stockfish 15.1's `UCI_Elo`, as matches measured them
+/// (docs/strength-levels.md, table "Levels"): (level, Elo), both increasing. `UCI_Elo` maps
+/// onto a level by linear interpolation between these points, and its range is theirs.
+pub const SKILL_LEVEL_ELO: &[(f64, i64)] = &[(5.0, 1297), (10.0, 1589), (15.0, 1881), (19.0, 2114)];
+/// The lowest `UCI_Elo`: the Elo of the weakest level measured.
+pub const SKILL_ELO_MIN: i64 = SKILL_LEVEL_ELO[0].1;
+/// The highest `UCI_Elo`: the Elo of the strongest level measured.
+pub const SKILL_ELO_MAX: i64 = SKILL_LEVEL_ELO[SKILL_LEVEL_ELO.len() - 1].1;

@@ -13,9 +13,9 @@
 //!   walk into a mate.
 //!
 //! Level 20 (and `UCI_LimitStrength` false with `Skill Level` 20) is the full search,
-//! unchanged. `UCI_Elo` maps linearly onto levels 0–19 ([`elo_to_level`]); that mapping is
-//! **provisional**: no match has measured Lull's levels against rated engines yet, so the Elo
-//! numbers are a scale, not a measurement (docs say so).
+//! unchanged. `UCI_Elo` maps onto the levels that matches against Stockfish 15.1 at its own
+//! `UCI_Elo` settings and Glaurung 2.2 measured ([`elo_to_level`], docs/strength-levels.md);
+//! its range is the range they measured.
 
 use cozy_chess::Move;
 
@@ -61,12 +61,19 @@ impl Strength {
     }
 }
 
-/// The level of a `UCI_Elo` (provisional: a linear scale over levels 0–19 until matches
-/// measure it).
+/// The level of a `UCI_Elo`: linear between the measured levels of
+/// [`params::SKILL_LEVEL_ELO`], clamped to their range.
 pub fn elo_to_level(elo: i64) -> f64 {
-    let (lo, hi) = (params::SKILL_ELO_MIN, params::SKILL_ELO_MAX);
-    let t = (elo.clamp(lo, hi) - lo) as f64 / (hi - lo) as f64;
-    t * (MAX_LEVEL - 1) as f64
+    let points = params::SKILL_LEVEL_ELO;
+    let elo = elo.clamp(params::SKILL_ELO_MIN, params::SKILL_ELO_MAX);
+    for pair in points.windows(2) {
+        let ((lo_level, lo_elo), (hi_level, hi_elo)) = (pair[0], pair[1]);
+        if elo <= hi_elo {
+            let t = (elo - lo_elo) as f64 / (hi_elo - lo_elo) as f64;
+            return lo_level + t * (hi_level - lo_level);
+        }
+    }
+    points[points.len() - 1].0
 }
 
 /// Nodes a search at this level may spend.
@@ -203,13 +210,20 @@ mod tests {
             limit: true,
             ..Strength::default()
         };
-        assert_eq!(s.level(), Some(19.0));
+        let (weakest, strongest) = (
+            params::SKILL_LEVEL_ELO[0],
+            params::SKILL_LEVEL_ELO[params::SKILL_LEVEL_ELO.len() - 1],
+        );
+        assert_eq!(s.level(), Some(strongest.0));
         let s = Strength {
             limit: true,
             elo: params::SKILL_ELO_MIN,
             level: 20,
         };
-        assert_eq!(s.level(), Some(0.0));
+        assert_eq!(s.level(), Some(weakest.0));
+        // Outside the measured range: its ends.
+        assert_eq!(elo_to_level(weakest.1 - 500), weakest.0);
+        assert_eq!(elo_to_level(strongest.1 + 500), strongest.0);
     }
 
     #[test]

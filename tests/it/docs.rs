@@ -341,3 +341,63 @@ fn the_release_metadata_agrees() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     assert!(readme.contains("cargo install --git ") && readme.contains("--locked"));
 }
+
+/// The rows of the first Markdown table under the heading that contains `heading`.
+fn table_under(page: &str, heading: &str) -> Vec<Vec<String>> {
+    let mut lines = page
+        .lines()
+        .skip_while(|l| !(l.starts_with('#') && l.contains(heading)))
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'));
+    lines
+        .next()
+        .unwrap_or_else(|| panic!("no table under {heading:?}"));
+    lines
+        .filter(|l| !l.chars().all(|c| "|-: ".contains(c)))
+        .map(|l| {
+            l.trim()
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// docs/strength-levels.md gives the `UCI_Elo` mapping the binary uses: its "Levels" table
+/// is `SKILL_LEVEL_ELO`, every level of it was measured in a match of the "Matches" table,
+/// and the range `uci` announces for `UCI_Elo` is the table's, as the README's table of
+/// options says.
+#[test]
+fn the_strength_levels_page_gives_the_uci_elo_mapping_the_binary_uses() {
+    let page = std::fs::read_to_string(root().join("docs/strength-levels.md")).unwrap();
+    let levels: Vec<(f64, i64)> = table_under(&page, "Levels")
+        .iter()
+        .map(|r| (r[0].parse().unwrap(), r[1].parse().unwrap()))
+        .collect();
+    assert_eq!(
+        levels,
+        lull::params::SKILL_LEVEL_ELO,
+        "docs/strength-levels.md, Levels"
+    );
+    let matches = table_under(&page, "Matches");
+    for (level, _) in &levels {
+        assert!(
+            matches
+                .iter()
+                .any(|r| r[0].parse::<f64>().ok() == Some(*level)),
+            "level {level} has no match"
+        );
+    }
+    let (min, max) = (levels[0].1, levels[levels.len() - 1].1);
+    let mut lull = common::EngineProcess::spawn(&[]);
+    lull.send("uci");
+    let (lines, _) = lull.wait_for("uciok", |l| l == "uciok");
+    let expected = format!("option name UCI_Elo type spin default {max} min {min} max {max}");
+    assert!(lines.contains(&expected), "{expected:?} not in {lines:?}");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let row = format!("| `UCI_Elo` | spin {min}–{max} | {max} |");
+    assert!(readme.contains(&row), "README.md lacks {row:?}");
+}

@@ -30,7 +30,7 @@ def open_engine(options=None):
 def check_configure():
     # The new options and the old ones, each accepted by python-chess's configure().
     new = [
-        {"UCI_LimitStrength": True, "UCI_Elo": 1500},
+        {"UCI_LimitStrength": True},
         {"Skill Level": 3},
         {"UCI_ShowWDL": True},
         {"UCI_AnalyseMode": True},
@@ -48,6 +48,8 @@ def check_configure():
         skill = engine.options["Skill Level"]
         if (skill.min, skill.max, skill.default) != (0, 20, 20):
             fail(f"Skill Level {skill.min}..{skill.max} default {skill.default}")
+        # An Elo in the middle of the measured range.
+        new.append({"UCI_LimitStrength": True, "UCI_Elo": (elo.min + elo.max) // 2})
         for options in new + old:
             engine.configure(options)
             result = engine.play(chess.Board(MIDDLEGAME), chess.engine.Limit(depth=3))
@@ -125,10 +127,14 @@ def check_strength():
     for a, b in zip(levels, levels[1:]):
         if not nodes[a] < nodes[b]:
             fail(f"level {a} searched {nodes[a]} nodes, level {b} {nodes[b]}")
-    low = nodes_at_depth({"UCI_LimitStrength": True, "UCI_Elo": 1000}, fen, 12, analyse=False)
-    high = nodes_at_depth({"UCI_LimitStrength": True, "UCI_Elo": 2600}, fen, 12, analyse=False)
+    with open_engine() as engine:
+        elo = engine.options["UCI_Elo"]
+        elo_min, elo_max = elo.min, elo.max
+    # Within the measured range (the option's): the weakest and the strongest level.
+    low = nodes_at_depth({"UCI_LimitStrength": True, "UCI_Elo": elo_min}, fen, 12, analyse=False)
+    high = nodes_at_depth({"UCI_LimitStrength": True, "UCI_Elo": elo_max}, fen, 12, analyse=False)
     if not low < high:
-        fail(f"UCI_Elo 1000 {low} nodes, 2600 {high}")
+        fail(f"UCI_Elo {elo_min} {low} nodes, {elo_max} {high}")
     # Mate in one on the board: every level sees it (no random blunder past a mate).
     mate = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
     for level in [0, 10]:
@@ -138,7 +144,7 @@ def check_strength():
             board.push(move)
             if not board.is_checkmate():
                 fail(f"level {level} missed the mate in one ({move})")
-    print(f"strength ok: nodes by level {nodes}, UCI_Elo 1000 {low}, 2600 {high}")
+    print(f"strength ok: nodes by level {nodes}, UCI_Elo {elo_min} {low}, {elo_max} {high}")
 
 
 def check_currmove():
