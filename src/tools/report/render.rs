@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::matches::elo_text;
+use super::matches::{elo_text, MatchResult};
 use super::{find, ReportData};
 
 /// Text for HTML: `&`, `<`, `>` and `"` escaped.
@@ -409,18 +409,28 @@ fn no_nnue_matches(data: &ReportData) -> String {
     )
 }
 
-/// One sentence on the Elo of the quiescence search itself.
+/// One sentence on the Elo of the quiescence search itself, with each evaluation that has
+/// its match stored.
 fn qsearch_elo_note(data: &ReportData) -> String {
-    match data.matches.iter().find(|m| m.name == "qsearch-off") {
-        Some(m) => match m.pentanomial.or(m.trinomial) {
-            Some(e) => format!(
-                "Without the quiescence search Lull scored {:.1} % ({} Elo).",
-                100.0 * e.score,
-                elo_text(e.elo)
-            ),
-            None => String::new(),
-        },
-        None => String::new(),
+    let score = |matches: &[MatchResult]| {
+        let m = matches.iter().find(|m| m.name == "qsearch-off")?;
+        let e = m.pentanomial.or(m.trinomial)?;
+        Some(format!(
+            "{:.1} % ({} Elo)",
+            100.0 * e.score,
+            elo_text(e.elo)
+        ))
+    };
+    match (score(&data.matches), score(&data.nnue_matches)) {
+        (Some(hce), Some(nnue)) => format!(
+            "Without the quiescence search Lull scored {hce} with the hand-crafted evaluation \
+             and {nnue} with the network."
+        ),
+        (Some(hce), None) => format!("Without the quiescence search Lull scored {hce}."),
+        (None, Some(nnue)) => {
+            format!("Without the quiescence search Lull scored {nnue} with the network.")
+        }
+        (None, None) => String::new(),
     }
 }
 
