@@ -129,6 +129,15 @@ fn every_figure_has_both_evaluations_axis_labels_and_integer_ticks() {
     let figs = figures(&html);
     assert!(figs.len() >= 6, "{figs:?}");
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    // The quiescence search's own Elo, once for each evaluation (both matches are stored):
+    // the variant scored 1 of 4 points, 25.0 %.
+    assert!(
+        readme.contains(
+            "Without the quiescence search Lull scored 25.0 % (-190.8 Elo) with the \
+             hand-crafted evaluation and 25.0 % (-190.8 Elo) with the network."
+        ),
+        "the note on the quiescence search's Elo names both evaluations"
+    );
     for (file, x, y) in &figs {
         let (x, y) = (unescape(x), unescape(y));
         assert!(!x.is_empty() && !y.is_empty(), "{file}: axis labels");
