@@ -91,6 +91,26 @@ fn die_quietly_on_closed_stdout() {
 #[cfg(not(unix))]
 fn die_quietly_on_closed_stdout() {}
 
+/// One malloc arena for the whole engine process (glibc only). glibc gives each new thread
+/// an arena of its own, reserving 64 MiB of address space for it and probing with 128 MiB
+/// first, on the thread's first allocation; a thread that gets none probes again on every
+/// allocation. Under an address-space limit (`ulimit -v`) those probes come after the search
+/// has checked that its helper threads leave room, and can take the last of it for a moment:
+/// another thread's allocation then fails, which aborts the process. The search threads
+/// allocate almost nothing while they search, so sharing one arena costs them no speed
+/// (same nps with two threads); the limit the search checks is then the only one there is.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn one_malloc_arena() {
+    // SAFETY: `mallopt` only sets an allocator parameter; this runs at the start of `main`,
+    // before any other thread exists. A refusal (return value 0) leaves glibc's default.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn one_malloc_arena() {}
+
 fn main() -> ExitCode {
     // OpenBench's way: UCI command lines as arguments (`lull "genfens ..." "quit"`).
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -99,10 +119,12 @@ fn main() -> ExitCode {
         return genfens::run(&args);
     }
     let cli = Cli::parse();
-    if !matches!(
+    if matches!(
         cli.command,
         None | Some(Command::Uci) | Some(Command::Xboard)
     ) {
+        one_malloc_arena();
+    } else {
         die_quietly_on_closed_stdout();
     }
     match cli.command {
