@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use lull::tools::{
-    bench, book, data, datagen, explore, genfens, horizon, perft, qtree, report, solve, train,
-    tune, wdl, why,
+    bench, book, data, datagen, explore, genfens, horizon, perft, qtree, report, solve, spsa,
+    train, tune, wdl, why,
 };
 
 #[derive(Parser)]
@@ -57,6 +57,9 @@ enum Command {
     /// Fit the evaluation weights to the results of `lull datagen` positions (Texel's
     /// method: logistic fit, Adam on the full batch) and write them as Rust source.
     Tune(tune::TuneArgs),
+    /// Tune the main search's numbers (params.rs) by SPSA, as OpenBench does: game pairs
+    /// at a fixed number of nodes between the numbers nudged up and down at random.
+    Spsa(spsa::SpsaArgs),
     /// Polyglot opening books: build one from PGN games, list the book moves of a position.
     Book(book::BookArgs),
     /// Training data for `lull train`: pack text data into 32-byte records, merge and
@@ -148,6 +151,7 @@ fn main() -> ExitCode {
         Some(Command::Qtree(args)) => qtree::run(args),
         Some(Command::Explore(args)) => explore::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Spsa(args)) => spsa::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Book(args)) => book::run(args),
         Some(Command::Data(args)) => data::run(args),

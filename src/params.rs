@@ -189,11 +189,11 @@ pub const LMP_BASE: i32 = 3;
 pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 /// Late move reductions: minimum depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late move reductions: r = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR plies,
-/// rounded down.
-pub const LMR_BASE: f64 = 0.75;
+/// Late move reductions: r = LMR_BASE / 100 + ln(depth) * ln(move number) / (LMR_DIVISOR /
+/// 100) plies, rounded down (both in hundredths, so that a tuner can step them as integers).
+pub const LMR_BASE: i32 = 75;
 /// See LMR_BASE.
-pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_DIVISOR: i32 = 225;
 /// Internal iterative reduction: minimum depth for reducing a node without a TT move.
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// Aspiration windows: first half-width, and minimum depth to use them.
@@ -234,6 +234,124 @@ pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 pub const SE_DOUBLE_MARGIN: i32 = 20;
 /// The most double extensions on one line.
 pub const SE_DOUBLE_MAX: u8 = 6;
+
+/// One number of the main search that a tuner may change (`lull spsa`): its name, its default
+/// (the constant above it stands for), the range the tuner keeps it in, and the size of SPSA's
+/// perturbation at the end of a run (OpenBench's `c_end`), in the number's own unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TunableSpec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub c_end: f64,
+}
+
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $variant:ident = ($name:literal, $default:expr, $min:expr, $max:expr, $c_end:expr);)*) => {
+        /// The main-search numbers a tuner may change; each indexes [`Tunables`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Tunable {
+            $($(#[$doc])* $variant,)*
+        }
+
+        /// The tunable numbers in [`Tunable`]'s order, with their defaults and ranges.
+        pub const TUNABLE_SPECS: &[TunableSpec] = &[
+            $(TunableSpec { name: $name, default: $default, min: $min, max: $max, c_end: $c_end },)*
+        ];
+    };
+}
+
+tunables! {
+    /// [`RFP_MARGIN`] (centipawns per ply).
+    RfpMargin = ("RfpMargin", RFP_MARGIN, 25, 150, 8.0);
+    /// [`RFP_MAX_DEPTH`] (plies).
+    RfpMaxDepth = ("RfpMaxDepth", RFP_MAX_DEPTH, 4, 12, 0.5);
+    /// [`NMP_BASE_REDUCTION`] (plies).
+    NmpBaseReduction = ("NmpBaseReduction", NMP_BASE_REDUCTION, 1, 5, 0.5);
+    /// [`NMP_DEPTH_DIVISOR`] (plies).
+    NmpDepthDivisor = ("NmpDepthDivisor", NMP_DEPTH_DIVISOR, 2, 8, 0.5);
+    /// [`NMP_EVAL_DIVISOR`] (centipawns).
+    NmpEvalDivisor = ("NmpEvalDivisor", NMP_EVAL_DIVISOR, 80, 400, 15.0);
+    /// [`FP_BASE`] (centipawns).
+    FpBase = ("FpBase", FP_BASE, 20, 200, 10.0);
+    /// [`FP_PER_DEPTH`] (centipawns per ply).
+    FpPerDepth = ("FpPerDepth", FP_PER_DEPTH, 30, 180, 8.0);
+    /// [`FP_MAX_DEPTH`] (plies).
+    FpMaxDepth = ("FpMaxDepth", FP_MAX_DEPTH, 3, 10, 0.5);
+    /// [`LMP_BASE`] (moves).
+    LmpBase = ("LmpBase", LMP_BASE, 1, 8, 0.5);
+    /// [`LMR_BASE`] (hundredths of a ply).
+    LmrBase = ("LmrBase", LMR_BASE, 20, 150, 8.0);
+    /// [`LMR_DIVISOR`] (hundredths).
+    LmrDivisor = ("LmrDivisor", LMR_DIVISOR, 150, 350, 12.0);
+    /// [`LMR_HISTORY_DIVISOR`] (history units per ply).
+    LmrHistoryDivisor = ("LmrHistoryDivisor", LMR_HISTORY_DIVISOR, 3000, 20000, 600.0);
+    /// [`SEE_CAPTURE_MARGIN`] (centipawns per ply squared).
+    SeeCaptureMargin = ("SeeCaptureMargin", SEE_CAPTURE_MARGIN, 30, 200, 8.0);
+    /// [`SEE_QUIET_MARGIN`] (centipawns per ply squared).
+    SeeQuietMargin = ("SeeQuietMargin", SEE_QUIET_MARGIN, 10, 80, 4.0);
+    /// [`SE_MARGIN_PER_DEPTH`] (centipawns per ply).
+    SeMarginPerDepth = ("SeMarginPerDepth", SE_MARGIN_PER_DEPTH, 1, 5, 0.5);
+    /// [`SE_DOUBLE_MARGIN`] (centipawns).
+    SeDoubleMargin = ("SeDoubleMargin", SE_DOUBLE_MARGIN, 5, 60, 4.0);
+    /// [`HISTORY_BONUS_PER_DEPTH`] (history units per ply).
+    HistoryBonusPerDepth = ("HistoryBonusPerDepth", HISTORY_BONUS_PER_DEPTH, 50, 400, 15.0);
+    /// [`HISTORY_BONUS_MAX`] (history units).
+    HistoryBonusMax = ("HistoryBonusMax", HISTORY_BONUS_MAX, 500, 4000, 150.0);
+    /// [`ASPIRATION_WINDOW`] (centipawns).
+    AspirationWindow = ("AspirationWindow", ASPIRATION_WINDOW, 8, 60, 3.0);
+}
+
+/// Values of the [`Tunable`] numbers, the defaults unless a tuner set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunables([i32; TUNABLE_SPECS.len()]);
+
+impl Default for Tunables {
+    fn default() -> Self {
+        let mut v = [0; TUNABLE_SPECS.len()];
+        let mut i = 0;
+        while i < v.len() {
+            v[i] = TUNABLE_SPECS[i].default;
+            i += 1;
+        }
+        Self(v)
+    }
+}
+
+impl std::ops::Index<Tunable> for Tunables {
+    type Output = i32;
+    #[inline(always)]
+    fn index(&self, t: Tunable) -> &i32 {
+        &self.0[t as usize]
+    }
+}
+
+impl Tunables {
+    /// The value of the number at `index` in [`TUNABLE_SPECS`].
+    pub fn get(&self, index: usize) -> i32 {
+        self.0[index]
+    }
+
+    /// Sets the number at `index` in [`TUNABLE_SPECS`], kept inside its range.
+    pub fn set(&mut self, index: usize, value: i32) {
+        let spec = &TUNABLE_SPECS[index];
+        self.0[index] = value.clamp(spec.min, spec.max);
+    }
+
+    /// Sets the number called `name` (case-insensitive); an error names the known ones.
+    pub fn set_named(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let index = TUNABLE_SPECS
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names: Vec<&str> = TUNABLE_SPECS.iter().map(|s| s.name).collect();
+                format!("unknown tunable '{name}' (known: {})", names.join(", "))
+            })?;
+        self.set(index, value);
+        Ok(())
+    }
+}
 
 /// The win/draw/loss model of `UCI_ShowWDL` (`crate::wdl`): the coefficients, in centipawns,
 /// of `a(x)` (the score at which a win is as likely as not) and `b(x)` (the logistic's spread)

@@ -223,7 +223,7 @@ impl Searcher {
             depth,
             eval,
             improving,
-            lmp_limit: (LMP_BASE + depth * depth)
+            lmp_limit: (self.options.tunables[Tunable::LmpBase] + depth * depth)
                 / if improving {
                     1
                 } else {
@@ -385,7 +385,8 @@ impl Searcher {
         {
             return Ok(0);
         }
-        let singular_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
+        let t = self.options.tunables;
+        let singular_beta = e.score - t[Tunable::SeMarginPerDepth] * depth;
         self.stack[ply].excluded = Some(tt_move);
         let score = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
         self.stack[ply].excluded = None;
@@ -394,7 +395,7 @@ impl Searcher {
         }
         if score < singular_beta {
             let double = !node.pv_node
-                && score < singular_beta - SE_DOUBLE_MARGIN
+                && score < singular_beta - t[Tunable::SeDoubleMargin]
                 && self.stack[ply].double_extensions < SE_DOUBLE_MAX;
             Ok(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
@@ -531,7 +532,9 @@ impl Searcher {
     /// captures tried before lose; a quiet refutation becomes a killer and the counter-move
     /// and gains in the quiet histories, which the quiet moves tried before lose.
     fn reward_cutoff(&mut self, l: &MoveLoop, m: &LoopMove, tried: &Tried) {
-        let bonus = (HISTORY_BONUS_PER_DEPTH * l.depth - HISTORY_BONUS_BASE).min(HISTORY_BONUS_MAX);
+        let t = &self.options.tunables;
+        let bonus = (t[Tunable::HistoryBonusPerDepth] * l.depth - HISTORY_BONUS_BASE)
+            .min(t[Tunable::HistoryBonusMax]);
         if l.capture_history {
             if let Some(c) = m.capture {
                 self.tables.update_capture(l.us, c.0, c.1, c.2, bonus);

@@ -238,6 +238,11 @@ impl Engine {
         &self.tablebases
     }
 
+    /// The Syzygy tables, shared (for a caller that searches with the engine meanwhile).
+    pub fn shared_tablebases(&self) -> Arc<Tablebases> {
+        Arc::clone(&self.tablebases)
+    }
+
     /// Loads the tables of the `SyzygyPath` option (`:`-separated directories; empty for
     /// none) and returns the line that says how many were found. A directory that cannot be
     /// read is an error, and the engine then has no tables. A build without the `syzygy`
@@ -264,7 +269,7 @@ impl Engine {
         self.control.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         let t = &mut self.threads[0];
-        t.options = self.options.effective();
+        t.set_options(self.options.effective());
         t.tb_limit = 0;
         t.time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
         t.limits = Limits::default();
@@ -354,7 +359,7 @@ impl Engine {
             t.tb_hits.store(0, Ordering::Relaxed);
         }
         for (i, t) in self.threads.iter_mut().enumerate() {
-            t.options = self.options.effective();
+            t.set_options(self.options.effective());
             t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;

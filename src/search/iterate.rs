@@ -183,7 +183,7 @@ impl Searcher {
         if depth < params::ASPIRATION_MIN_DEPTH || prev.abs() >= params::TB_BOUND {
             return self.negamax(pos, -inf, inf, depth, 0);
         }
-        let mut delta = params::ASPIRATION_WINDOW;
+        let mut delta = self.options.tunables[params::Tunable::AspirationWindow];
         let mut alpha = (prev - delta).max(-inf);
         let mut beta = (prev + delta).min(inf);
         loop {

@@ -11,6 +11,7 @@ pub mod alphabeta;
 pub mod control;
 pub mod engine;
 pub mod iterate;
+mod lmr;
 pub mod movepick;
 pub mod ordering;
 pub mod pruning;

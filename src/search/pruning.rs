@@ -2,8 +2,6 @@
 //! 10b), each a small function that returns what it decided and why, and the facts of a node
 //! that they read. The node itself, `negamax` in `alphabeta.rs`, carries them out.
 
-use std::sync::OnceLock;
-
 use cozy_chess::{BitBoard, Color, Move, Piece, Square};
 
 use crate::params::*;
@@ -111,20 +109,6 @@ pub(super) struct LoopMove {
     pub(super) capture: Option<(Piece, Square, Piece)>,
 }
 
-/// Late-move reduction table, indexed by [depth][move number], both capped at 63.
-fn lmr_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
-        t
-    })
-}
-
 impl Searcher {
     /// Step 6. Reverse futility pruning: far above beta at low depth, a quiet move will not
     /// bring the score below it.
@@ -136,9 +120,10 @@ impl Searcher {
         beta: i32,
         improving: bool,
     ) -> Option<Cut> {
-        let margin = RFP_MARGIN * (depth - i32::from(improving));
+        let t = &self.options.tunables;
+        let margin = t[Tunable::RfpMargin] * (depth - i32::from(improving));
         let prunes = self.options.pruning.reverse_futility
-            && depth <= RFP_MAX_DEPTH
+            && depth <= t[Tunable::RfpMaxDepth]
             && eval - margin >= beta
             && eval.abs() < TB_BOUND;
         prunes.then_some(Cut {
@@ -168,9 +153,11 @@ impl Searcher {
         {
             return None;
         }
-        let r = NMP_BASE_REDUCTION
-            + depth / NMP_DEPTH_DIVISOR
-            + ((eval - beta) / NMP_EVAL_DIVISOR).min(pruning.null_move_eval_reduction_max);
+        let t = &self.options.tunables;
+        let r = t[Tunable::NmpBaseReduction]
+            + depth / t[Tunable::NmpDepthDivisor].max(1)
+            + ((eval - beta) / t[Tunable::NmpEvalDivisor].max(1))
+                .min(pruning.null_move_eval_reduction_max);
         if !self.make_null(pos) {
             return None;
         }
@@ -216,12 +203,17 @@ impl Searcher {
         let (depth, mv) = (l.depth, m.mv);
         let on_line = l.line_move == Some(mv);
         let gives_check = || pos.may_give_check(mv, &l.check_squares);
+        let t = &self.options.tunables;
         if !m.quiet {
             // SEE pruning of badly losing captures.
             let prunes = l.pruning.see
                 && depth <= SEE_CAPTURE_MAX_DEPTH
                 && matches!(m.stage, Stage::BadCaptures | Stage::UnderPromotions)
-                && !see_ge(pos.board(), mv, -SEE_CAPTURE_MARGIN * depth * depth)
+                && !see_ge(
+                    pos.board(),
+                    mv,
+                    -t[Tunable::SeeCaptureMargin] * depth * depth,
+                )
                 && !gives_check();
             return prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false));
         }
@@ -253,9 +245,9 @@ impl Searcher {
             return Some((why, !keeps_checks));
         }
         // Futility pruning: the eval plus a margin cannot reach alpha.
-        let margin = FP_BASE + FP_PER_DEPTH * depth;
+        let margin = t[Tunable::FpBase] + t[Tunable::FpPerDepth] * depth;
         if l.pruning.futility
-            && depth <= FP_MAX_DEPTH
+            && depth <= t[Tunable::FpMaxDepth]
             && !l.node.pv_node
             && l.eval + margin <= alpha
             && !gives_check()
@@ -270,7 +262,7 @@ impl Searcher {
         // is the stuff of tactics).
         let prunes = l.pruning.see
             && depth <= SEE_QUIET_MAX_DEPTH
-            && !see_ge(pos.board(), mv, -SEE_QUIET_MARGIN * depth * depth)
+            && !see_ge(pos.board(), mv, -t[Tunable::SeeQuietMargin] * depth * depth)
             && !gives_check();
         prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false))
     }
@@ -294,11 +286,12 @@ impl Searcher {
         {
             return 0;
         }
-        let mut r = lmr_table()[l.depth.min(63) as usize][searched.min(63)];
+        let mut r = self.lmr.get(l.depth, searched);
         r -= i32::from(l.node.pv_node);
         r -= i32::from(m.stage <= Stage::Killers);
         r += i32::from(!l.improving);
-        r -= self.tables.quiet_score(l.us, m.mv, m.key, l.ctx) / LMR_HISTORY_DIVISOR;
+        r -= self.tables.quiet_score(l.us, m.mv, m.key, l.ctx)
+            / self.options.tunables[Tunable::LmrHistoryDivisor].max(1);
         r.clamp(0, l.depth - 2)
     }
 }

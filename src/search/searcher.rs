@@ -7,13 +7,14 @@ use std::sync::Arc;
 
 use cozy_chess::Move;
 
-use crate::params::{MATE_BOUND, MAX_PLY};
+use crate::params::{Tunable, LMR_BASE, LMR_DIVISOR, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::tablebase::Tablebases;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 
 use super::control::Control;
+use super::lmr::LmrTable;
 use super::ordering::OrderingTables;
 use super::report::ReportSink;
 use super::settings::SearchOptions;
@@ -77,9 +78,24 @@ pub struct Searcher {
     pub(super) root_tb_score: Option<i32>,
     /// `lull why`: the line being watched in the main search, and what happened on it.
     pub(crate) why: Option<Box<WhyTrace>>,
+    /// The late-move reduction table of the options' `LmrBase` and `LmrDivisor`.
+    pub(super) lmr: LmrTable,
 }
 
 impl Searcher {
+    /// Takes the options of the next search (rebuilding the reduction table when its
+    /// tunable numbers changed).
+    pub(super) fn set_options(&mut self, options: SearchOptions) {
+        let (base, divisor) = (
+            options.tunables[Tunable::LmrBase],
+            options.tunables[Tunable::LmrDivisor],
+        );
+        if !self.lmr.is_for(base, divisor) {
+            self.lmr = LmrTable::new(base, divisor);
+        }
+        self.options = options;
+    }
+
     pub(super) fn new(
         tt: Arc<TranspositionTable>,
         control: Arc<Control>,
@@ -122,6 +138,7 @@ impl Searcher {
             tb_hits,
             root_tb_score: None,
             why: None,
+            lmr: LmrTable::new(LMR_BASE, LMR_DIVISOR),
         }
     }
 

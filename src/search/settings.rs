@@ -131,6 +131,9 @@ pub struct SearchOptions {
     /// After each failed aspiration search the window's half-width grows by 1 / this of
     /// itself (`params::ASPIRATION_GROWTH_DIVISOR`; set by `TacticalMode`, not a UCI option).
     pub aspiration_growth_divisor: i32,
+    /// The main search's tunable numbers (`params::Tunables`): the defaults of `params.rs`
+    /// unless `lull spsa` or an engine option set them.
+    pub tunables: params::Tunables,
 }
 
 impl SearchOptions {
@@ -230,6 +233,7 @@ impl Default for SearchOptions {
             analyse_mode: false,
             progress_after_ms: params::PROGRESS_REPORT_MS,
             aspiration_growth_divisor: params::ASPIRATION_GROWTH_DIVISOR,
+            tunables: params::Tunables::default(),
         }
     }
 }

@@ -76,6 +76,25 @@ pub fn warn_skipped(source: &dyn Display, errors: &[impl Display]) {
     }
 }
 
+/// The start positions of a book of EPD or FEN lines (malformed lines warned about and
+/// skipped), or none without a book. An unreadable or empty book is an error, as
+/// `lull datagen` and `lull spsa` report it: exit code 2 and 1.
+pub fn read_book(book: Option<&std::path::Path>) -> Result<Vec<Position>, ExitCode> {
+    let Some(path) = book else {
+        return Ok(Vec::new());
+    };
+    let (records, errors) = crate::epd::read_epd_file(path).map_err(|e| fail(2, e))?;
+    warn_skipped(&path.display(), &errors);
+    let starts: Vec<Position> = records.iter().map(|r| r.position()).collect();
+    if starts.is_empty() {
+        return Err(fail(
+            1,
+            format!("{}: no position in the book", path.display()),
+        ));
+    }
+    Ok(starts)
+}
+
 /// The position given as FEN words (quoted or not), or `default` when there are none.
 pub fn position_from_words(words: &[String], default: &str) -> Result<Position, String> {
     if words.is_empty() {

@@ -23,12 +23,12 @@ use std::sync::mpsc;
 
 use cozy_chess::{Color, Move};
 
-use crate::epd::read_epd_file;
 use crate::position::Position;
-use crate::search::{Engine, SearchReport};
+use crate::search::{Engine, SearchReport, SearchResult};
+use crate::tablebase::Tablebases;
 use crate::tablebase::Wdl;
 use crate::time::Limits;
-use crate::tools::cli::{apply_engine_options, fail, warn_skipped};
+use crate::tools::cli::{apply_engine_options, fail, read_book};
 use crate::tools::gameformat::{Entry, SeqGame, ShardHeader, ShardWriter, TrainingFilter};
 use crate::tools::packed::{result_code, PackedRecord};
 use crate::tools::progress::progress_bar;
@@ -346,17 +346,35 @@ pub fn play_game(
 /// beyond `bound`.
 fn play_from(
     engine: &mut Engine,
-    mut pos: Position,
+    pos: Position,
     random: usize,
     config: &DatagenConfig,
     limits: &Limits,
     bound: Option<i32>,
 ) -> Option<GameRecord> {
+    let tb = engine.shared_tablebases();
+    play_out(pos, random, config, &tb, bound, |p| {
+        engine.search(p, limits, &[])
+    })
+}
+
+/// The game from `pos` (after `random` random plies) with the adjudication of `lull
+/// datagen`, each move chosen by `search` (which may hand the position to the engine of the
+/// side to move); `tb` adjudicates when it has tables. `None` when the first search scores
+/// beyond `bound`.
+pub(crate) fn play_out(
+    mut pos: Position,
+    random: usize,
+    config: &DatagenConfig,
+    tb: &Tablebases,
+    bound: Option<i32>,
+    mut search: impl FnMut(&Position) -> SearchResult,
+) -> Option<GameRecord> {
     let mut plies = random;
     let start = pos.board().clone();
     pos.reserve_plies(config.max_plies.saturating_sub(plies) + 1);
     let mut entries: Vec<Entry> = Vec::with_capacity(config.max_plies.saturating_sub(plies));
-    let tb_adjudication = engine.tablebases().max_pieces() > 0;
+    let tb_adjudication = tb.max_pieces() > 0;
     // 2. The engines play until the rules or the adjudication end the game.
     let (result, ending) = loop {
         let moves = pos.legal_moves();
@@ -380,7 +398,7 @@ fn play_from(
             break (0.5, Ending::MaxPlies);
         }
         if tb_adjudication && !entries.is_empty() {
-            if let Some(wdl) = engine.tablebases().probe_wdl(pos.board()) {
+            if let Some(wdl) = tb.probe_wdl(pos.board()) {
                 let stm = match wdl {
                     Wdl::Win => 1.0,
                     Wdl::Loss => 0.0,
@@ -392,7 +410,7 @@ fn play_from(
                 );
             }
         }
-        let found = engine.search(&pos, limits, &[]);
+        let found = search(&pos);
         if entries.is_empty() && bound.is_some_and(|b| found.score.abs() > b) {
             return None;
         }
@@ -642,19 +660,10 @@ pub fn write_shard(
 /// book with no position or a failed write.
 pub fn run(args: DatagenArgs) -> ExitCode {
     // 1. The book: malformed lines are reported and skipped.
-    let mut starts = Vec::new();
-    if let Some(path) = &args.book {
-        match read_epd_file(path) {
-            Ok((records, errors)) => {
-                warn_skipped(&path.display(), &errors);
-                starts = records.iter().map(|r| r.position()).collect();
-            }
-            Err(e) => return fail(2, e),
-        }
-        if starts.is_empty() {
-            return fail(1, format!("{}: no position in the book", path.display()));
-        }
-    }
+    let starts = match read_book(args.book.as_deref()) {
+        Ok(starts) => starts,
+        Err(code) => return code,
+    };
     let config = DatagenConfig {
         games: args.games as usize,
         nodes: args.nodes,

@@ -3,7 +3,7 @@
 //! a test suite such as Win At Chess), `lull horizon` (show the horizon effect by searching
 //! one position with and without the quiescence search), `lull qtree` (draw a quiescence
 //! search tree), `lull datagen` (self-play training positions), `lull tune` (fit the
-//! evaluation weights to them), `lull data` (pack, merge and shuffle training data, in the
+//! evaluation weights to them), `lull spsa` (tune the search's numbers by self-play), `lull data` (pack, merge and shuffle training data, in the
 //! 32-byte records of [`packed`]), `lull train` (train the network of docs/nnue.md), `lull
 //! book` (build and probe Polyglot books), `lull explore` (a local web page showing the horizon
 //! effect, the quiescence tree and its statistics), `lull report` (measure the quiescence search
@@ -34,6 +34,7 @@ pub mod qtree;
 pub mod report;
 pub mod shard;
 pub mod solve;
+pub mod spsa;
 pub mod train;
 pub mod tune;
 pub mod wdl;

@@ -56,6 +56,8 @@ mod shards;
 #[cfg(feature = "tools")]
 mod soak;
 #[cfg(feature = "tools")]
+mod spsa;
+#[cfg(feature = "tools")]
 mod syzygy;
 #[cfg(feature = "tools")]
 mod tactics;
