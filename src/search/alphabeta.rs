@@ -260,7 +260,9 @@ impl Searcher {
 
             // Step 10a. Shallow pruning, once a move has secured a non-losing score.
             if !node.root && best_score > -TB_BOUND && !node.in_check {
-                if let Some((why, rest_of_quiets)) = self.prune_move(pos, &l, &m, alpha, &tried) {
+                if let Some((why, rest_of_quiets)) =
+                    self.prune_move(pos, &l, &m, alpha, &tried, searched)
+                {
                     if let Some(kind) = why {
                         self.note(&node, depth, alpha, beta, kind);
                     }

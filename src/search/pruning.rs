@@ -199,6 +199,7 @@ impl Searcher {
         m: &LoopMove,
         alpha: i32,
         tried: &Tried,
+        searched: usize,
     ) -> Option<(Option<WhyKind>, bool)> {
         let (depth, mv) = (l.depth, m.mv);
         let on_line = l.line_move == Some(mv);
@@ -244,10 +245,13 @@ impl Searcher {
                 });
             return Some((why, !keeps_checks));
         }
+        // The depth this move would be searched to if the table alone reduced it: futility
+        // and SEE pruning judge a late move by it, as Stockfish and Ethereal do.
+        let lmr_depth = (depth - self.lmr.get(depth, searched + 1)).max(0);
         // Futility pruning: the eval plus a margin cannot reach alpha.
-        let margin = t[Tunable::FpBase] + t[Tunable::FpPerDepth] * depth;
+        let margin = t[Tunable::FpBase] + t[Tunable::FpPerDepth] * lmr_depth;
         if l.pruning.futility
-            && depth <= t[Tunable::FpMaxDepth]
+            && lmr_depth <= t[Tunable::FpMaxDepth]
             && !l.node.pv_node
             && l.eval + margin <= alpha
             && !gives_check()
@@ -262,7 +266,11 @@ impl Searcher {
         // is the stuff of tactics).
         let prunes = l.pruning.see
             && depth <= SEE_QUIET_MAX_DEPTH
-            && !see_ge(pos.board(), mv, -t[Tunable::SeeQuietMargin] * depth * depth)
+            && !see_ge(
+                pos.board(),
+                mv,
+                -t[Tunable::SeeQuietMargin] * lmr_depth * lmr_depth,
+            )
             && !gives_check();
         prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false))
     }
