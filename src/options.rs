@@ -35,9 +35,11 @@ pub const MAX_BOOK_DEPTH: i64 = 1024;
 
 /// The switches of the main search's pruning and reductions (check options, on by default):
 /// off, each technique is skipped (`crate::search::PruningOptions`).
-pub const PRUNING_SWITCHES: [&str; 6] = [
+pub const PRUNING_SWITCHES: [&str; 8] = [
+    "Razoring",
     "ReverseFutility",
     "NullMovePruning",
+    "ProbCut",
     "FutilityPruning",
     "LateMovePruning",
     "SEEPruning",
@@ -338,12 +340,20 @@ fn build_table() -> Vec<OptionSpec> {
             Ok(None)
         }),
         // The main search's pruning and reductions, one switch each (all on by default).
+        check("Razoring", s.pruning.razoring, |e, v| {
+            e.options.pruning.razoring = v.flag();
+            Ok(None)
+        }),
         check("ReverseFutility", s.pruning.reverse_futility, |e, v| {
             e.options.pruning.reverse_futility = v.flag();
             Ok(None)
         }),
         check("NullMovePruning", s.pruning.null_move, |e, v| {
             e.options.pruning.null_move = v.flag();
+            Ok(None)
+        }),
+        check("ProbCut", s.pruning.probcut, |e, v| {
+            e.options.pruning.probcut = v.flag();
             Ok(None)
         }),
         check("FutilityPruning", s.pruning.futility, |e, v| {
@@ -628,8 +638,10 @@ mod tests {
                 "MultiPV",
                 "CaptureHistory",
                 "SingularExtensions",
+                "Razoring",
                 "ReverseFutility",
                 "NullMovePruning",
+                "ProbCut",
                 "FutilityPruning",
                 "LateMovePruning",
                 "SEEPruning",

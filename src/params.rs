@@ -121,10 +121,12 @@ pub const MAX_THREADS: usize = 256;
 pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 /// See SMP_SKIP_SIZE.
 pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-// Move ordering (search/movepick.rs): the score bands of the picker's list, from first to
-// last. Within a band captures add their MVV-LVA value (victim * 8 - attacker, plus
-// promotion gains: below 16 000) and quiet moves their history (+/- 3 * HISTORY_MAX), so the
-// bands never overlap.
+// Move ordering (search/movepick.rs): the score bands of the pickers' lists, from first to
+// last. The main search picks each stage from its own region of its list (captures, then
+// quiet moves, then what was set aside), so there the bands only order the captures, the
+// losing captures and the under-promotions; the quiescence search orders its whole list by
+// them. Within a band captures add their MVV-LVA value (victim * 8 - attacker, plus
+// promotion gains: below 16 000), so the bands never overlap.
 
 /// Ordering band of the TT move.
 pub const SCORE_TT_MOVE: i32 = 4_000_000;
@@ -133,19 +135,9 @@ pub const SCORE_TT_MOVE: i32 = 4_000_000;
 pub const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
 /// Ordering band of captures that neither win nor lose material (quiescence, SEE = 0).
 pub const SCORE_EQUAL_CAPTURE: i32 = SCORE_GOOD_CAPTURE / 2;
-/// Ordering score of the first killer move.
-pub const SCORE_KILLER_1: i32 = 1_000_100;
-/// Ordering score of the second killer move.
-pub const SCORE_KILLER_2: i32 = 1_000_000;
-/// Ordering score of the counter-move (the reply that refuted the previous move last time).
-pub const SCORE_COUNTER: i32 = 900_000;
 /// Ordering band of quiet checks and pawn pushes in the quiescence search (plus their SEE):
 /// after the equal captures.
 pub const SCORE_QUIET_TACTICAL: i32 = SCORE_GOOD_CAPTURE / 4;
-/// Quiet moves score their histories, between these bounds (three tables of +/- HISTORY_MAX).
-pub const SCORE_QUIET_MIN: i32 = -3 * HISTORY_MAX;
-/// See SCORE_QUIET_MIN.
-pub const SCORE_QUIET_MAX: i32 = 3 * HISTORY_MAX;
 /// Ordering band of captures that lose material by SEE.
 pub const SCORE_BAD_CAPTURE: i32 = -2_000_000;
 /// Ordering band of under-promotions (main search): last.
@@ -187,6 +179,35 @@ pub const LMP_MAX_DEPTH: i32 = 6;
 pub const LMP_BASE: i32 = 3;
 /// See LMP_BASE.
 pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
+/// History pruning of late quiet moves: the deepest reduced depth (`lmr_depth`, plies) at
+/// which a quiet move with a bad history is skipped.
+pub const HP_MAX_DEPTH: i32 = 4;
+/// History pruning: a quiet move is skipped when its history (the from-to history plus the
+/// two continuation histories, each within +/- HISTORY_MAX) is below -HP_MARGIN per ply of
+/// its reduced depth (history units per ply).
+pub const HP_MARGIN: i32 = 2048;
+/// Late move reductions: plies more at an expected cut node (a zero-window node whose
+/// parent expects it to fail high), as Stockfish's `cutNode`.
+pub const LMR_CUT_NODE: i32 = 1;
+/// Late move reductions: plies more for a quiet move when the TT move is a capture (the
+/// best move is likely the capture; Stockfish's `ttCapture`).
+pub const LMR_TT_CAPTURE: i32 = 1;
+/// Razoring: maximum depth (plies).
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+/// Razoring: a node whose eval plus RAZOR_MARGIN_BASE + RAZOR_MARGIN * depth is still at or
+/// below alpha is tested by the quiescence search (centipawns).
+pub const RAZOR_MARGIN_BASE: i32 = 250;
+/// See RAZOR_MARGIN_BASE (centipawns per ply).
+pub const RAZOR_MARGIN: i32 = 250;
+/// ProbCut: minimum depth (plies).
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ProbCut: the raised beta is beta plus this margin (centipawns).
+pub const PROBCUT_MARGIN: i32 = 200;
+/// ProbCut: the verification search is this many plies shallower than the node.
+pub const PROBCUT_REDUCTION: i32 = 4;
+/// ProbCut: a TT entry at least this deep less this many plies that scored below the raised
+/// beta skips ProbCut (plies).
+pub const PROBCUT_TT_DEPTH_MARGIN: i32 = 3;
 /// Late move reductions: minimum depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late move reductions: r = LMR_BASE / 100 + ln(depth) * ln(move number) / (LMR_DIVISOR /
@@ -287,6 +308,18 @@ tunables! {
     LmrDivisor = ("LmrDivisor", LMR_DIVISOR, 150, 350, 12.0);
     /// [`LMR_HISTORY_DIVISOR`] (history units per ply).
     LmrHistoryDivisor = ("LmrHistoryDivisor", LMR_HISTORY_DIVISOR, 3000, 20000, 600.0);
+    /// [`HP_MAX_DEPTH`] (plies).
+    HpMaxDepth = ("HpMaxDepth", HP_MAX_DEPTH, 1, 8, 0.5);
+    /// [`HP_MARGIN`] (history units per ply).
+    HpMargin = ("HpMargin", HP_MARGIN, 256, 8192, 300.0);
+    /// [`LMR_CUT_NODE`] (plies).
+    LmrCutNode = ("LmrCutNode", LMR_CUT_NODE, 0, 3, 0.5);
+    /// [`LMR_TT_CAPTURE`] (plies).
+    LmrTtCapture = ("LmrTtCapture", LMR_TT_CAPTURE, 0, 3, 0.5);
+    /// [`RAZOR_MARGIN`] (centipawns per ply).
+    RazorMargin = ("RazorMargin", RAZOR_MARGIN, 100, 500, 20.0);
+    /// [`PROBCUT_MARGIN`] (centipawns).
+    ProbcutMargin = ("ProbcutMargin", PROBCUT_MARGIN, 50, 400, 15.0);
     /// [`SEE_CAPTURE_MARGIN`] (centipawns per ply squared).
     SeeCaptureMargin = ("SeeCaptureMargin", SEE_CAPTURE_MARGIN, 30, 200, 8.0);
     /// [`SEE_QUIET_MARGIN`] (centipawns per ply squared).

@@ -72,11 +72,14 @@ impl Searcher {
         mut beta: i32,
         mut depth: i32,
         ply: usize,
+        cut_node: bool,
     ) -> i32 {
+        let pv_node = beta - alpha > 1;
         let node = Node {
             ply,
             root: ply == 0,
-            pv_node: beta - alpha > 1,
+            pv_node,
+            cut_node: cut_node && !pv_node,
             in_check: pos.in_check(),
             on_line: self
                 .why
@@ -149,6 +152,9 @@ impl Searcher {
             .filter(|_| excluded.is_none())
             .and_then(|e| tt_cutoff(&e, &node, depth, alpha, beta))
         {
+            if cut.score >= beta {
+                self.reward_tt_cutoff(pos, ply, depth, tt_move);
+            }
             return self.end(&node, depth, alpha, beta, cut);
         }
 
@@ -184,13 +190,19 @@ impl Searcher {
         }
         let eval = pruning_eval(entry.as_ref(), static_eval, node.in_check);
 
-        // Steps 6 and 7. Reverse futility and null-move pruning (in nodes off the PV, not in
-        // check): the node is good enough to end before any move is searched.
+        // Steps 6-7b. Razoring, reverse futility, null-move pruning and ProbCut (in nodes
+        // off the PV, not in check): the node is bad or good enough to end before any move.
         if !node.pv_node && !node.in_check && !node.root && excluded.is_none() {
+            if let Some(cut) = self.razoring(pos, ply, depth, eval, alpha) {
+                return self.end(&node, depth, alpha, beta, cut);
+            }
             if let Some(cut) = self.reverse_futility(depth, eval, beta, improving) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
-            if let Some(cut) = self.null_move(pos, ply, depth, eval, beta) {
+            if let Some(cut) = self.null_move(pos, ply, depth, eval, beta, node.cut_node) {
+                return self.end(&node, depth, alpha, beta, cut);
+            }
+            if let Some(cut) = self.probcut(pos, &node, depth, beta, static_eval, entry.as_ref()) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
         }
@@ -218,27 +230,7 @@ impl Searcher {
         };
         self.stack[ply + 1].double_extensions =
             self.stack[ply].double_extensions + u8::from(tt_extension >= 2);
-        let l = MoveLoop {
-            node,
-            depth,
-            eval,
-            improving,
-            lmp_limit: (self.options.tunables[Tunable::LmpBase] + depth * depth)
-                / if improving {
-                    1
-                } else {
-                    LMP_NOT_IMPROVING_DIVISOR
-                },
-            check_squares: pos.check_squares(),
-            line_move: node
-                .on_line
-                .then(|| self.why.as_deref().and_then(|w| w.line_move(ply)))
-                .flatten(),
-            ctx,
-            us: pos.side_to_move(),
-            pruning: self.options.pruning,
-            capture_history: self.tables.use_capture_history,
-        };
+        let l = self.move_loop(pos, node, depth, eval, improving, tt_move);
 
         // Step 10. Search the moves: the first with the full window, the others with a null
         // window that is widened only when a move beats alpha (PVS); late quiet moves are
@@ -339,6 +331,13 @@ impl Searcher {
         }
         // A tablebase loss caps what the moves found (Step 4b).
         best_score = best_score.min(tb_ceiling);
+        best_score = blend_fail_high(best_score, beta, depth);
+
+        // Step 11b. No move raised alpha: the opponent's quiet move that led here refuted
+        // ours, and gains in its histories (the prior counter-move bonus).
+        if best_move.is_none() && searched > 0 && excluded.is_none() && ply >= 1 {
+            self.reward_prior_quiet(pos, ply, depth);
+        }
 
         // Step 12. Store the result: exact inside the window, else the bound it proves. (A
         // tablebase win that no move improved on stays what the tables said: a floor.)
@@ -390,7 +389,14 @@ impl Searcher {
         let t = self.options.tunables;
         let singular_beta = e.score - t[Tunable::SeMarginPerDepth] * depth;
         self.stack[ply].excluded = Some(tt_move);
-        let score = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
+        let score = self.negamax(
+            pos,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            node.cut_node,
+        );
         self.stack[ply].excluded = None;
         if self.stopped {
             return Err(0);
@@ -411,7 +417,7 @@ impl Searcher {
 
     /// Step 1, at the horizon: the quiescence search's score, or with `QSearch` off the
     /// static evaluation (and the node is counted as a main-search node).
-    fn horizon(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn horizon(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.options.qs.enabled {
             self.qsearch(pos, alpha, beta, QNode::horizon(ply))
         } else {
@@ -496,6 +502,7 @@ impl Searcher {
     ) -> i32 {
         let ply = l.node.ply;
         self.stack[ply].cont_key = m.key;
+        self.stack[ply].quiet_move = m.quiet.then_some(m.mv);
         if l.node.root {
             // At the root no move is pruned: this is the move's number in the order.
             self.report_current_move(m.mv, searched + 1, l.depth);
@@ -505,20 +512,34 @@ impl Searcher {
         let gives_check = pos.in_check();
         let new_depth = l.depth - 1 + m.extension;
         let score = if searched == 0 {
-            -self.negamax(pos, -beta, -alpha, new_depth, ply + 1)
+            -self.negamax(
+                pos,
+                -beta,
+                -alpha,
+                new_depth,
+                ply + 1,
+                !l.node.pv_node && !l.node.cut_node,
+            )
         } else {
             let r = self.reduction(l, m, searched, gives_check);
-            let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+            let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
             if r > 0 && l.line_move == Some(m.mv) {
                 let order = searched + 1;
                 let kind = WhyKind::Reduced { r, order, score: s };
                 self.note(&l.node, l.depth, alpha, beta, kind);
             }
             if s > alpha && r > 0 {
-                s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                s = -self.negamax(
+                    pos,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !l.node.cut_node,
+                );
             }
             if s > alpha && s < beta {
-                s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, false);
             }
             s
         };
@@ -534,9 +555,7 @@ impl Searcher {
     /// captures tried before lose; a quiet refutation becomes a killer and the counter-move
     /// and gains in the quiet histories, which the quiet moves tried before lose.
     fn reward_cutoff(&mut self, l: &MoveLoop, m: &LoopMove, tried: &Tried) {
-        let t = &self.options.tunables;
-        let bonus = (t[Tunable::HistoryBonusPerDepth] * l.depth - HISTORY_BONUS_BASE)
-            .min(t[Tunable::HistoryBonusMax]);
+        let bonus = self.history_bonus(l.depth);
         if l.capture_history {
             if let Some(c) = m.capture {
                 self.tables.update_capture(l.us, c.0, c.1, c.2, bonus);
@@ -555,6 +574,66 @@ impl Searcher {
                 self.tables.update_quiet(l.us, q, qkey, l.ctx, -bonus);
             }
         }
+    }
+}
+
+impl Searcher {
+    /// The history bonus of a cutoff at `depth` (the malus of the moves it refuted).
+    #[inline]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        let t = &self.options.tunables;
+        (t[Tunable::HistoryBonusPerDepth] * depth - HISTORY_BONUS_BASE)
+            .min(t[Tunable::HistoryBonusMax])
+    }
+
+    /// Step 11b. The opponent's quiet move that led to the node at `ply`, where no move
+    /// of ours raised alpha, gains the bonus of a cutoff at `depth` in its histories.
+    fn reward_prior_quiet(&mut self, pos: &Position, ply: usize, depth: i32) {
+        if let Some(prev) = self.stack[ply - 1].quiet_move {
+            let (key, ctx) = (
+                self.stack[ply - 1].cont_key,
+                self.stack.quiet_context(ply - 1),
+            );
+            let bonus = self.history_bonus(depth);
+            let them = !pos.side_to_move();
+            self.tables.update_quiet(them, prev, key, ctx, bonus);
+        }
+    }
+
+    /// Step 4. A TT cutoff that fails high: a quiet TT move gains in the histories the bonus
+    /// of a cutoff at `depth`, as if it had been searched and had cut (Stockfish's TT-cutoff
+    /// bonus).
+    #[inline]
+    fn reward_tt_cutoff(&mut self, pos: &Position, ply: usize, depth: i32, tt_move: Option<Move>) {
+        let Some(mv) = tt_move.filter(|&m| !pos.is_capture(m) && m.promotion.is_none()) else {
+            return;
+        };
+        let us = pos.side_to_move();
+        // (A TT move is checked for legality only by the picker: this one must at least be
+        // a move of our own piece.)
+        let Some(piece) = pos
+            .board()
+            .piece_on(mv.from)
+            .filter(|_| pos.board().colors(us).has(mv.from))
+        else {
+            return;
+        };
+        let bonus = self.history_bonus(depth);
+        let ctx = self.stack.quiet_context(ply);
+        self.tables
+            .update_quiet(us, mv, cont_key(us, piece, mv.to), ctx, bonus);
+    }
+}
+
+/// Step 11. A fail high is pulled towards beta, the more the shallower the search: one
+/// refutation's margin over beta says little (Stockfish's fail-high adjustment). Mate and
+/// tablebase scores stay.
+#[inline]
+fn blend_fail_high(best_score: i32, beta: i32, depth: i32) -> i32 {
+    if best_score >= beta && best_score.abs() < TB_BOUND && beta.abs() < TB_BOUND {
+        (best_score * depth + beta) / (depth + 1)
+    } else {
+        best_score
     }
 }
 

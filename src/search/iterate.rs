@@ -181,13 +181,13 @@ impl Searcher {
     pub(super) fn aspiration(&mut self, pos: &mut Position, depth: i32, prev: i32) -> i32 {
         let inf = params::INFINITY;
         if depth < params::ASPIRATION_MIN_DEPTH || prev.abs() >= params::TB_BOUND {
-            return self.negamax(pos, -inf, inf, depth, 0);
+            return self.negamax(pos, -inf, inf, depth, 0, false);
         }
         let mut delta = self.options.tunables[params::Tunable::AspirationWindow];
         let mut alpha = (prev - delta).max(-inf);
         let mut beta = (prev + delta).min(inf);
         loop {
-            let score = self.negamax(pos, alpha, beta, depth, 0);
+            let score = self.negamax(pos, alpha, beta, depth, 0, false);
             if self.stopped {
                 return score;
             }

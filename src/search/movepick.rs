@@ -1,27 +1,32 @@
 //! The staged move picker of both searches: it yields a node's moves one at a time, best
 //! first, and says of each which stage (kind of move) it belongs to.
 //!
-//! Main search: the TT move (before anything is generated: when it cuts off, generation is
-//! never paid for), good captures by MVV-LVA (a capture that loses material by SEE is found
-//! out when it comes up and waits until the end), killers, the counter-move, quiet moves by
-//! history, the losing captures, under-promotions. Quiescence search: winning, equal, quiet
-//! tactical (checks, pushes to the seventh) and losing moves; in check every evasion,
-//! captures first, then quiet moves by history.
+//! Main search, staged as Stockfish's `movepick.cpp` and Viridithas' `movepicker.rs` are:
+//! the TT move (before anything is generated: when it cuts off, generation is never paid
+//! for); the captures and promotions, generated next, good ones by MVV-LVA (a capture that
+//! loses material by SEE is found out when it comes up and set aside); the two killers and
+//! the counter-move, each checked for legality; the quiet moves, generated only when reached
+//! (never, once late move pruning dropped them) and ordered by history as it stands then;
+//! last what was set aside, the losing captures and the under-promotions. In check the same
+//! stages yield the evasions (the generator gives nothing else).
 //!
-//! All moves of a node are generated into one scored list and picked by selection sort (a
-//! cutoff after the first moves never pays for sorting the rest). The order among equal
-//! scores follows the list's swap history; the search's node counts depend on it, so the
-//! mechanics here (one list, first index of the maximum, swap with the next slot, deferred
-//! captures appended) are part of the engine's behaviour, not an implementation detail.
+//! Quiescence search: one list of the forcing moves by bands: winning, equal, quiet tactical
+//! (checks, pushes to the seventh) and losing moves; in check every evasion, captures first,
+//! then quiet moves by history.
+//!
+//! Each region of a list is picked by selection sort (a cutoff after the first moves never
+//! pays for sorting the rest): the first index of the maximum is swapped into the next slot.
+//! The order among equal scores follows that swap history; the search's node counts depend
+//! on it, so these mechanics are part of the engine's behaviour, not an implementation
+//! detail.
 
 use std::mem::MaybeUninit;
 
 use cozy_chess::{BitBoard, Move, Piece, Rank};
 
 use crate::params::{
-    CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, SCORE_BAD_CAPTURE, SCORE_COUNTER,
-    SCORE_EQUAL_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_KILLER_1, SCORE_KILLER_2, SCORE_QUIET_TACTICAL,
-    SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
+    CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, SCORE_BAD_CAPTURE, SCORE_EQUAL_CAPTURE,
+    SCORE_GOOD_CAPTURE, SCORE_QUIET_TACTICAL, SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
 };
 use crate::position::Position;
 
@@ -79,7 +84,6 @@ struct MoveList {
     entries: [MaybeUninit<Picked>; MAX_MOVES],
     scores: [MaybeUninit<i32>; MAX_MOVES],
     len: usize,
-    next: usize,
 }
 
 impl MoveList {
@@ -89,7 +93,6 @@ impl MoveList {
             entries: [const { MaybeUninit::uninit() }; MAX_MOVES],
             scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
-            next: 0,
         }
     }
 
@@ -108,7 +111,7 @@ impl MoveList {
     #[inline]
     fn scores(&self) -> &[i32] {
         // SAFETY: entries below `len` were written by `push` (and only moved around within
-        // `0..len` by `pick` and `retain_remaining`); MaybeUninit<i32> has the layout of i32.
+        // `0..len` by `pick` and `put`); MaybeUninit<i32> has the layout of i32.
         unsafe { std::slice::from_raw_parts(self.scores.as_ptr() as *const i32, self.len) }
     }
 
@@ -120,53 +123,61 @@ impl MoveList {
         (entry, self.scores()[i])
     }
 
-    /// Takes the best-scored remaining move (the first of equal ones) by swapping it into
-    /// the next slot.
+    /// Overwrites slot `i` (below `len`) with another entry of the list.
+    #[inline]
+    fn put(&mut self, i: usize, entry: Picked, score: i32) {
+        debug_assert!(i < self.len);
+        self.entries[i] = MaybeUninit::new(entry);
+        self.scores[i] = MaybeUninit::new(score);
+    }
+
+    /// Selection sort, one step: takes the best-scored move of `*next..end` (the first of
+    /// equal ones) by swapping it into slot `*next`, and advances `*next`.
     #[inline(always)]
-    fn pick(&mut self) -> Option<(Picked, i32)> {
-        if self.next >= self.len {
+    fn pick(&mut self, next: &mut usize, end: usize) -> Option<(Picked, i32)> {
+        let end = end.min(self.len);
+        if *next >= end {
             return None;
         }
-        let scores = self.scores();
-        let mut best = self.next;
+        let scores = &self.scores()[..end];
+        let mut best = *next;
         let mut best_score = scores[best];
-        for (i, &sc) in scores.iter().enumerate().skip(self.next + 1) {
+        for (i, &sc) in scores.iter().enumerate().skip(*next + 1) {
             if sc > best_score {
                 best = i;
                 best_score = sc;
             }
         }
-        self.entries.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.entry(self.next - 1))
-    }
-
-    /// Drops the not yet picked moves for which `keep` is false, keeping the order of the
-    /// others.
-    fn retain_remaining(&mut self, keep: impl Fn(&Picked) -> bool) {
-        let mut w = self.next;
-        for r in self.next..self.len {
-            let (entry, score) = self.entry(r);
-            if keep(&entry) {
-                self.entries[w] = MaybeUninit::new(entry);
-                self.scores[w] = MaybeUninit::new(score);
-                w += 1;
-            }
-        }
-        self.len = w;
+        self.entries.swap(*next, best);
+        self.scores.swap(*next, best);
+        *next += 1;
+        Some(self.entry(*next - 1))
     }
 }
 
-/// Where a picker stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a picker stands: the main search's stages in order, and the quiescence picker's
+/// one list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Phase {
-    /// Main search: the TT move comes next, nothing is generated yet.
+    /// The TT move comes next; nothing is generated yet.
     TtMove,
-    /// Main search: the TT move is done; the other moves are generated next.
-    Generate,
-    /// Picking from the generated list.
-    Pick,
+    /// Captures and promotions are generated next.
+    GenerateCaptures,
+    /// Picking the captures and queen promotions; those that lose by SEE are set aside.
+    GoodCaptures,
+    /// The first killer, then the second.
+    Killer1,
+    Killer2,
+    /// The counter-move of the opponent's last move.
+    CounterMove,
+    /// The quiet moves are generated next (never, when late move pruning dropped them).
+    GenerateQuiets,
+    /// Picking the quiet moves by history.
+    Quiets,
+    /// Picking what was set aside: losing captures, then under-promotions.
+    BadCaptures,
+    /// Quiescence: picking from the one scored list.
+    Quiescence,
 }
 
 /// Yields the moves of one node in order, stage by stage (see the module header).
@@ -174,8 +185,15 @@ pub struct MovePicker<'a> {
     phase: Phase,
     tt_move: Option<Move>,
     list: MoveList,
-    /// Main search: good captures are SEE-tested when they come up.
-    defer_losing: bool,
+    /// The next slot to pick from, and the end of the region being picked.
+    next: usize,
+    end: usize,
+    /// Main search: losing captures and under-promotions are set aside in `0..bad_end`
+    /// (slots whose captures were already yielded).
+    bad_end: usize,
+    /// The killers and the counter-move yielded so far (never yielded twice).
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
     /// Late move pruning: no more quiet moves (see [`MovePicker::skip_quiets`]).
     skip_quiets: bool,
     /// Quiescence: the side to move has no legal move.
@@ -183,13 +201,16 @@ pub struct MovePicker<'a> {
     ply: usize,
     ctx: QuietContext,
     only: Option<&'a [Move]>,
+    /// ProbCut: only captures and queen promotions whose SEE reaches this threshold, then
+    /// nothing (see [`MovePicker::probcut`]).
+    probcut: Option<i32>,
 }
 
 impl<'a> MovePicker<'a> {
-    /// The main search's picker at `ply`: `tt_move` first if it is legal, then the others by
-    /// `tables` as they stand when the TT move is done. `ctx` holds the two previous moves
-    /// (counter-move and continuation histories); `only` restricts the moves (root
-    /// `searchmoves`, MultiPV).
+    /// The main search's picker at `ply`: `tt_move` first if it is legal, then the others
+    /// stage by stage, each generated or scored by `tables` as they stand when the stage is
+    /// reached. `ctx` holds the two previous moves (counter-move and continuation
+    /// histories); `only` restricts the moves (root `searchmoves`, MultiPV).
     pub fn main(
         pos: &Position,
         tt_move: Option<Move>,
@@ -203,12 +224,32 @@ impl<'a> MovePicker<'a> {
             phase: Phase::TtMove,
             tt_move,
             list: MoveList::new(),
-            defer_losing: true,
+            next: 0,
+            end: 0,
+            bad_end: 0,
+            killers: [None; 2],
+            counter: None,
             skip_quiets: false,
             no_legal_moves: false,
             ply,
             ctx,
             only,
+            probcut: None,
+        }
+    }
+
+    /// ProbCut's picker: the TT move when it is a capture or promotion, then the captures
+    /// and queen promotions by MVV-LVA, each only if its SEE reaches `threshold`; no quiet
+    /// move, no losing capture, no under-promotion.
+    pub fn probcut(pos: &Position, tt_move: Option<Move>, threshold: i32) -> Self {
+        let tt_move = tt_move.filter(|&m| {
+            (pos.is_capture(m) || m.promotion == Some(Piece::Queen))
+                && pos.board().is_legal(m)
+                && see_ge(pos.board(), m, threshold)
+        });
+        Self {
+            probcut: Some(threshold),
+            ..Self::main(pos, tt_move, 0, QuietContext::NONE, None)
         }
     }
 
@@ -220,15 +261,20 @@ impl<'a> MovePicker<'a> {
     /// of all instructions in `memcpy`).
     pub fn quiescence(tt_move: Option<Move>) -> Self {
         Self {
-            phase: Phase::Pick,
+            phase: Phase::Quiescence,
             tt_move,
             list: MoveList::new(),
-            defer_losing: false,
+            next: 0,
+            end: MAX_MOVES,
+            bad_end: 0,
+            killers: [None; 2],
+            counter: None,
             skip_quiets: false,
             no_legal_moves: false,
             ply: 0,
             ctx: QuietContext::NONE,
             only: None,
+            probcut: None,
         }
     }
 
@@ -244,77 +290,162 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Late move pruning: the picker yields no more quiet moves (killers, counter-move,
-    /// history quiets); captures and under-promotions still come.
+    /// history quiets; when it had not reached them, they are never generated); captures
+    /// and under-promotions still come.
     pub fn skip_quiets(&mut self) {
         if !self.skip_quiets {
             self.skip_quiets = true;
-            self.list.retain_remaining(|e| e.stage != Stage::Quiets);
+            if self.phase == Phase::Quiets {
+                self.next = self.end;
+            }
         }
     }
 
     /// The next move, or `None` when all are done. `pos` is the node's position and `tables`
-    /// the ordering tables as they are now (the main search generates its moves only after
-    /// the TT move was searched).
+    /// the ordering tables as they are now (each stage reads them when it is reached).
     #[inline(always)]
     pub fn next(&mut self, pos: &Position, tables: &OrderingTables) -> Option<Picked> {
         loop {
             match self.phase {
                 Phase::TtMove => {
-                    self.phase = Phase::Generate;
+                    self.phase = Phase::GenerateCaptures;
                     if let Some(mv) = self.tt_move {
-                        return Some(Picked {
-                            mv,
-                            stage: Stage::TtMove,
-                            see: 0,
-                        });
+                        return Some(Self::picked(mv, Stage::TtMove));
                     }
                 }
-                Phase::Generate => {
-                    self.generate_main(pos, tables);
-                    if self.skip_quiets {
-                        self.list.retain_remaining(|e| e.stage != Stage::Quiets);
-                    }
-                    self.phase = Phase::Pick;
+                Phase::GenerateCaptures => {
+                    self.generate_captures(pos, tables);
+                    self.end = self.list.len;
+                    self.phase = Phase::GoodCaptures;
                 }
-                Phase::Pick => {
-                    let (entry, score) = self.list.pick()?;
-                    // A capture ordered as good by MVV-LVA but losing by SEE waits at the end.
-                    if self.defer_losing
-                        && entry.stage == Stage::GoodCaptures
+                Phase::GoodCaptures => {
+                    let Some((entry, score)) = self.list.pick(&mut self.next, self.end) else {
+                        self.phase = Phase::Killer1;
+                        continue;
+                    };
+                    if let Some(threshold) = self.probcut {
+                        if entry.stage == Stage::GoodCaptures
+                            && see_ge(pos.board(), entry.mv, threshold)
+                        {
+                            return Some(entry);
+                        }
+                        continue;
+                    }
+                    // A capture ordered as good by MVV-LVA but losing by SEE, and every
+                    // under-promotion, waits until the end.
+                    let losing = entry.stage == Stage::GoodCaptures
                         && entry.mv.promotion.is_none()
-                        && !see_ge(pos.board(), entry.mv, 0)
-                    {
+                        && !see_ge(pos.board(), entry.mv, 0);
+                    if losing {
                         let bad = Picked {
                             stage: Stage::BadCaptures,
                             ..entry
                         };
-                        self.list
-                            .push(bad, score - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE);
+                        let score = score - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE;
+                        self.list.put(self.bad_end, bad, score);
+                        self.bad_end += 1;
                         continue;
                     }
-                    if self.skip_quiets
-                        && matches!(entry.stage, Stage::Killers | Stage::CounterMove)
-                    {
+                    if entry.stage == Stage::UnderPromotions {
+                        self.list.put(self.bad_end, entry, score);
+                        self.bad_end += 1;
                         continue;
                     }
                     return Some(entry);
+                }
+                Phase::Killer1 if self.probcut.is_some() => return None,
+                Phase::Killer1 | Phase::Killer2 | Phase::CounterMove => {
+                    let phase = self.phase;
+                    self.phase = match phase {
+                        Phase::Killer1 => Phase::Killer2,
+                        Phase::Killer2 => Phase::CounterMove,
+                        _ => Phase::GenerateQuiets,
+                    };
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    // Moves that refuted other positions: each is yielded once, and only
+                    // when it is a legal quiet move here.
+                    let killers = tables.killers[self.ply.min(crate::params::MAX_PLY)];
+                    let (mv, stage) = match phase {
+                        Phase::Killer1 => (killers[0], Stage::Killers),
+                        Phase::Killer2 => (killers[1], Stage::Killers),
+                        _ => (tables.counters[self.ctx.prev1], Stage::CounterMove),
+                    };
+                    let Some(mv) = mv.filter(|&m| {
+                        !self.killers.contains(&Some(m)) && self.is_quiet_and_legal(pos, m)
+                    }) else {
+                        continue;
+                    };
+                    match phase {
+                        Phase::Killer1 => self.killers[0] = Some(mv),
+                        Phase::Killer2 => self.killers[1] = Some(mv),
+                        _ => self.counter = Some(mv),
+                    }
+                    return Some(Self::picked(mv, stage));
+                }
+                Phase::GenerateQuiets => {
+                    // The quiet moves go after the captures' region (whose good captures
+                    // are all yielded); losing captures stay set aside in `0..bad_end`.
+                    self.phase = Phase::Quiets;
+                    self.next = self.list.len;
+                    if !self.skip_quiets {
+                        self.generate_quiets(pos, tables);
+                    }
+                    self.end = self.list.len;
+                }
+                Phase::Quiets => {
+                    if let Some((entry, _)) = self.list.pick(&mut self.next, self.end) {
+                        return Some(entry);
+                    }
+                    self.phase = Phase::BadCaptures;
+                    self.next = 0;
+                    self.end = self.bad_end;
+                }
+                Phase::BadCaptures | Phase::Quiescence => {
+                    return self.list.pick(&mut self.next, self.end).map(|(e, _)| e);
                 }
             }
         }
     }
 
-    /// Generates and scores every legal move for the main search except the TT move:
-    /// captures and queen promotions by MVV-LVA, killers, the counter-move, quiet moves by
-    /// history, under-promotions last. Captures are SEE-tested only when they come up.
+    fn picked(mv: Move, stage: Stage) -> Picked {
+        Picked { mv, stage, see: 0 }
+    }
+
+    /// A killer or counter-move from another position: yielded only when it is a legal
+    /// quiet move here, not the TT move, and one the node may search.
+    #[inline]
+    fn is_quiet_and_legal(&self, pos: &Position, mv: Move) -> bool {
+        Some(mv) != self.tt_move
+            && mv.promotion.is_none()
+            && self.only.is_none_or(|o| o.contains(&mv))
+            && pos.board().is_legal(mv)
+            && pos.captured(mv).is_none()
+    }
+
+    /// Generates the main search's captures and promotions (the TT move left out):
+    /// captures and queen promotions by MVV-LVA (or with `CaptureHistory` the victim first,
+    /// then the capture history), under-promotions scored to come last. Captures are
+    /// SEE-tested only when they come up.
     #[inline(never)]
-    fn generate_main(&mut self, pos: &Position, tables: &OrderingTables) {
+    fn generate_captures(&mut self, pos: &Position, tables: &OrderingTables) {
         let board = pos.board();
         let color = board.side_to_move();
-        let killers = tables.killers[self.ply.min(crate::params::MAX_PLY)];
-        let counter = tables.counters[self.ctx.prev1];
-        let (skip, only, ctx) = (self.tt_move, self.only, self.ctx);
+        let theirs = board.colors(!color);
+        let pawn_targets = theirs
+            | pos
+                .en_passant_square()
+                .map_or(BitBoard::EMPTY, |sq| sq.bitboard())
+            | Rank::Eighth.relative_to(color).bitboard();
+        let (skip, only) = (self.tt_move, self.only);
         let list = &mut self.list;
-        board.generate_moves(|pm| {
+        board.generate_moves(|mut pm| {
+            pm.to &= if pm.piece == Piece::Pawn {
+                pawn_targets
+            } else {
+                theirs
+            };
             for mv in pm {
                 if only.is_some_and(|o| !o.contains(&mv)) || Some(mv) == skip {
                     continue;
@@ -328,8 +459,6 @@ impl<'a> MovePicker<'a> {
                         (Stage::UnderPromotions, SCORE_UNDERPROMOTION + gain * 8)
                     }
                 } else if let Some(v) = victim {
-                    // MVV-LVA, or with the capture history (`CaptureHistory`) the victim
-                    // first and, among equal victims, what refuted positions before.
                     let order = if tables.use_capture_history {
                         CAPTURE_VICTIM_WEIGHT * see_value(v)
                             + tables.capture_history(color, pm.piece, mv.to, v)
@@ -338,17 +467,43 @@ impl<'a> MovePicker<'a> {
                         mvv_lva(Some(v), pm.piece)
                     };
                     (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + order)
-                } else if killers[0] == Some(mv) {
-                    (Stage::Killers, SCORE_KILLER_1)
-                } else if killers[1] == Some(mv) {
-                    (Stage::Killers, SCORE_KILLER_2)
-                } else if counter == Some(mv) {
-                    (Stage::CounterMove, SCORE_COUNTER)
                 } else {
-                    let key = cont_key(color, pm.piece, mv.to);
-                    (Stage::Quiets, tables.quiet_score(color, mv, key, ctx))
+                    continue;
                 };
-                list.push(Picked { mv, stage, see: 0 }, score);
+                list.push(Self::picked(mv, stage), score);
+            }
+            false
+        });
+    }
+
+    /// Generates the main search's quiet moves (neither captures nor promotions; the TT
+    /// move, killers and counter-move already yielded are left out), scored by history.
+    #[inline(never)]
+    fn generate_quiets(&mut self, pos: &Position, tables: &OrderingTables) {
+        let board = pos.board();
+        let color = board.side_to_move();
+        let not_noisy_for_pawns = !(board.colors(!color)
+            | pos
+                .en_passant_square()
+                .map_or(BitBoard::EMPTY, |sq| sq.bitboard())
+            | Rank::Eighth.relative_to(color).bitboard());
+        let not_theirs = !board.colors(!color);
+        let done = [self.tt_move, self.killers[0], self.killers[1], self.counter];
+        let (only, ctx) = (self.only, self.ctx);
+        let list = &mut self.list;
+        board.generate_moves(|mut pm| {
+            pm.to &= if pm.piece == Piece::Pawn {
+                not_noisy_for_pawns
+            } else {
+                not_theirs
+            };
+            for mv in pm {
+                if only.is_some_and(|o| !o.contains(&mv)) || done.contains(&Some(mv)) {
+                    continue;
+                }
+                let key = cont_key(color, pm.piece, mv.to);
+                let score = tables.quiet_score(color, mv, key, ctx);
+                list.push(Self::picked(mv, Stage::Quiets), score);
             }
             false
         });
@@ -365,8 +520,9 @@ impl<'a> MovePicker<'a> {
     ///
     /// Order: the TT move, then winning captures, equal captures, quiet checks and pushes,
     /// and losing captures last, each group by MVV-LVA (most valuable victim, least valuable
-    /// attacker). Evasions: captures first, then quiet moves by history. The SEE of each move
-    /// is computed once here and carried along for the search's pruning.
+    /// attacker; with `CaptureHistory` plain captures by victim, then capture history).
+    /// Evasions: captures first, then quiet moves by history. The SEE of each move is
+    /// computed once here and carried along for the search's pruning.
     /// Generates the quiescence moves of `pos` at `qply` as `opts` asks (every evasion in
     /// check), scored; the TT move first. Unlike the main picker it computes every move's SEE
     /// up front: its bands (SEE > 0, SEE = 0, quiet tactical, SEE < 0) need every exchange
@@ -451,9 +607,21 @@ impl<'a> MovePicker<'a> {
                         }
                     }
                 }
-                let mvv = mvv_lva(victim, pm.piece)
-                    + mv.promotion
-                        .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8);
+                // Within a band: MVV-LVA, or with `CaptureHistory` a plain capture by its
+                // victim first and then by what refuted positions before (as in the main
+                // search's capture stage).
+                let mvv = match (victim, mv.promotion) {
+                    (Some(v), None) if tables.use_capture_history => {
+                        CAPTURE_VICTIM_WEIGHT * see_value(v)
+                            + tables.capture_history(us, pm.piece, mv.to, v)
+                                / CAPTURE_HISTORY_DIVISOR
+                    }
+                    _ => {
+                        mvv_lva(victim, pm.piece)
+                            + mv.promotion
+                                .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8)
+                    }
+                };
                 // The exchange value: a capture of a more valuable piece wins at least the
                 // difference; otherwise the full swap-off is computed.
                 let exchange = if in_check {

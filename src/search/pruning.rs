@@ -7,8 +7,10 @@ use cozy_chess::{BitBoard, Color, Move, Piece, Square};
 use crate::params::*;
 use crate::position::Position;
 
-use super::movepick::Stage;
-use super::ordering::{QuietContext, QuietsTried, NO_CONT};
+use crate::tt::{Bound, TtEntry};
+
+use super::movepick::{MovePicker, Picked, Stage};
+use super::ordering::{cont_key, QuietContext, QuietsTried, NO_CONT};
 use super::searcher::Searcher;
 use super::see::see_ge;
 use super::settings::PruningOptions;
@@ -56,6 +58,9 @@ pub(super) struct Node {
     pub(super) root: bool,
     /// A node with an open window (beta - alpha > 1), on the principal variation.
     pub(super) pv_node: bool,
+    /// A zero-window node that its parent expects to fail high (Stockfish's `cutNode`): the
+    /// reduced searches of late moves and the null move's reply alternate it.
+    pub(super) cut_node: bool,
     pub(super) in_check: bool,
     /// `lull why`: the node is on the watched line (see `why.rs`).
     pub(super) on_line: bool,
@@ -85,6 +90,8 @@ pub(super) struct MoveLoop {
     pub(super) us: Color,
     pub(super) pruning: PruningOptions,
     pub(super) capture_history: bool,
+    /// The TT move is a capture or a promotion.
+    pub(super) tt_noisy: bool,
 }
 
 /// The moves a node searched before its cutoff, which the cutoff punishes (Step 11).
@@ -110,6 +117,73 @@ pub(super) struct LoopMove {
 }
 
 impl Searcher {
+    /// Step 10. What the move loop of `node` reads: its depth, eval and trend, the late
+    /// move pruning limit, the check squares, the watched line's move, the history context.
+    pub(super) fn move_loop(
+        &self,
+        pos: &Position,
+        node: Node,
+        depth: i32,
+        eval: i32,
+        improving: bool,
+        tt_move: Option<Move>,
+    ) -> MoveLoop {
+        let ply = node.ply;
+        MoveLoop {
+            node,
+            depth,
+            eval,
+            improving,
+            lmp_limit: (self.options.tunables[Tunable::LmpBase] + depth * depth)
+                / if improving {
+                    1
+                } else {
+                    LMP_NOT_IMPROVING_DIVISOR
+                },
+            check_squares: pos.check_squares(),
+            line_move: node
+                .on_line
+                .then(|| self.why.as_deref().and_then(|w| w.line_move(ply)))
+                .flatten(),
+            ctx: self.stack.quiet_context(ply),
+            us: pos.side_to_move(),
+            pruning: self.options.pruning,
+            capture_history: self.tables.use_capture_history,
+            tt_noisy: tt_move.is_some_and(|mv| pos.is_capture(mv) || mv.promotion.is_some()),
+        }
+    }
+
+    /// Step 6a. Razoring: far below alpha at low depth, only a capture could lift the node
+    /// to alpha; when the quiescence search says none does, the node fails low at once.
+    pub(super) fn razoring(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        depth: i32,
+        eval: i32,
+        alpha: i32,
+    ) -> Option<Cut> {
+        let margin = RAZOR_MARGIN_BASE + self.options.tunables[Tunable::RazorMargin] * depth;
+        if !self.options.pruning.razoring
+            || depth > RAZOR_MAX_DEPTH
+            || alpha.abs() >= TB_BOUND
+            || eval + margin >= alpha
+        {
+            return None;
+        }
+        let score = self.horizon(pos, alpha, alpha + 1, ply);
+        if self.stopped {
+            return Some(Cut {
+                score: 0,
+                why: None,
+            });
+        }
+        (score <= alpha).then_some(Cut {
+            score,
+            why: Some(WhyKind::Razored { eval, margin }),
+        })
+    }
+
     /// Step 6. Reverse futility pruning: far above beta at low depth, a quiet move will not
     /// bring the score below it.
     #[inline]
@@ -142,6 +216,7 @@ impl Searcher {
         depth: i32,
         eval: i32,
         beta: i32,
+        cut_node: bool,
     ) -> Option<Cut> {
         let pruning = self.options.pruning;
         if !pruning.null_move
@@ -163,7 +238,8 @@ impl Searcher {
         }
         self.stack[ply + 1].after_null = true;
         self.stack[ply].cont_key = NO_CONT;
-        let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+        self.stack[ply].quiet_move = None;
+        let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
         self.stack[ply + 1].after_null = false;
         pos.undo();
         if self.stopped {
@@ -178,7 +254,7 @@ impl Searcher {
         let score = if score >= TB_BOUND { beta } else { score };
         let verified = depth < NMP_VERIFY_DEPTH || {
             self.stack[ply].after_null = true;
-            let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply);
+            let v = self.negamax(pos, beta - 1, beta, depth - 1 - r, ply, false);
             self.stack[ply].after_null = false;
             v >= beta
         };
@@ -186,6 +262,73 @@ impl Searcher {
             score,
             why: Some(WhyKind::NullMove { score }),
         })
+    }
+
+    /// Step 7b. ProbCut: a capture that beats beta by a margin in a shallow search (first
+    /// the quiescence search, then depth - PROBCUT_REDUCTION) would beat beta in the full
+    /// search too. Only captures whose SEE can reach the raised beta from the static eval
+    /// are tried (the ProbCut picker); a TT entry from nearly as deep a search that scored
+    /// below the raised beta says it will not work. A cut is stored in the TT.
+    pub(super) fn probcut(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        depth: i32,
+        beta: i32,
+        static_eval: i32,
+        entry: Option<&TtEntry>,
+    ) -> Option<Cut> {
+        let ply = node.ply;
+        let probcut_beta = beta + self.options.tunables[Tunable::ProbcutMargin];
+        if !self.options.pruning.probcut
+            || depth < PROBCUT_MIN_DEPTH
+            || beta.abs() >= TB_BOUND
+            || entry.is_some_and(|e| {
+                e.depth >= depth - PROBCUT_TT_DEPTH_MARGIN && e.score < probcut_beta
+            })
+        {
+            return None;
+        }
+        let tt_move = entry.and_then(|e| e.mv);
+        let mut picker = MovePicker::probcut(pos, tt_move, probcut_beta - static_eval);
+        let pc_depth = depth - PROBCUT_REDUCTION;
+        while let Some(Picked { mv, .. }) = picker.next(pos, &self.tables) {
+            let mover = pos.board().piece_on(mv.from);
+            self.stack[ply].cont_key =
+                mover.map_or(NO_CONT, |p| cont_key(pos.side_to_move(), p, mv.to));
+            self.stack[ply].quiet_move = None;
+            self.make_move(pos, mv);
+            let (a, b) = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.negamax(pos, a, b, 0, ply + 1, !node.cut_node);
+            if score >= probcut_beta && pc_depth > 0 {
+                score = -self.negamax(pos, a, b, pc_depth, ply + 1, !node.cut_node);
+            }
+            pos.undo();
+            if self.stopped {
+                return Some(Cut {
+                    score: 0,
+                    why: None,
+                });
+            }
+            if score >= probcut_beta {
+                let key = pos.hash();
+                let stored_depth = pc_depth + 1;
+                self.tt.store(
+                    key,
+                    Some(mv),
+                    score,
+                    static_eval,
+                    stored_depth,
+                    Bound::Lower,
+                    ply,
+                );
+                return Some(Cut {
+                    score,
+                    why: Some(WhyKind::ProbCut { score }),
+                });
+            }
+        }
+        None
     }
 
     /// Step 10a. Shallow pruning of one move: `None` searches it; otherwise it is skipped,
@@ -262,6 +405,18 @@ impl Searcher {
             };
             return Some((on_line.then_some(why), false));
         }
+        // History pruning: a late quiet move whose history says such moves fail here (not
+        // killers or the counter-move, not checks).
+        if l.pruning.late_move_pruning && l.pruning.history_pruning && m.stage == Stage::Quiets {
+            let limit = -t[Tunable::HpMargin] * lmr_depth;
+            if lmr_depth <= t[Tunable::HpMaxDepth] && !gives_check() {
+                let history = self.tables.quiet_score(l.us, mv, m.key, l.ctx);
+                if history < limit {
+                    let why = WhyKind::HistoryPruned { history, limit };
+                    return Some((on_line.then_some(why), false));
+                }
+            }
+        }
         // SEE pruning of quiet moves onto attacked squares (not checks: a checking sacrifice
         // is the stuff of tactics).
         let prunes = l.pruning.see
@@ -298,8 +453,13 @@ impl Searcher {
         r -= i32::from(l.node.pv_node);
         r -= i32::from(m.stage <= Stage::Killers);
         r += i32::from(!l.improving);
+        let t = &self.options.tunables;
+        if l.pruning.cut_node_reductions {
+            r += t[Tunable::LmrCutNode] * i32::from(l.node.cut_node);
+            r += t[Tunable::LmrTtCapture] * i32::from(l.tt_noisy);
+        }
         r -= self.tables.quiet_score(l.us, m.mv, m.key, l.ctx)
-            / self.options.tunables[Tunable::LmrHistoryDivisor].max(1);
+            / t[Tunable::LmrHistoryDivisor].max(1);
         r.clamp(0, l.depth - 2)
     }
 }

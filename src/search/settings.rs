@@ -105,7 +105,7 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// `MultiPV`: how many best root moves to search and report, each with its own line.
     pub multipv: usize,
-    /// `CaptureHistory`: order the main search's good captures by victim and capture history
+    /// `CaptureHistory`: order the captures of both searches by victim and capture history
     /// instead of MVV-LVA (off by default until a match says it gains).
     pub capture_history: bool,
     /// `SingularExtensions`: a TT move much better than every other move is searched deeper
@@ -143,11 +143,17 @@ impl SearchOptions {
     /// `lull why` and `lull solve --why`, docs/measurements.md):
     /// - no reverse futility: after a sacrifice the defender is material ahead, its eval far
     ///   above beta, and the node returned before the mating threat was searched;
+    /// - no razoring: the attacker is the side far below alpha after its sacrifice (WAC.004,
+    ///   Qxh7+ Kxh7: a queen down three plies from the horizon, the mate not yet seen);
     /// - the null move's reduction grows less with that lead (the null move stays: without
     ///   it the search is too shallow for the deep WAC positions);
     /// - late move pruning keeps quiet checks, and there is no futility pruning: a quiet move
     ///   that threatens mate gains more than any margin (after Bxf7+ Kd8 in
     ///   `r1b1k1nr/1p1n1pbp/p1pQ2p1/4p3/2B1PB2/2q2N2/P1P2PPP/1R1R2K1 w`, Ng5 was pruned);
+    /// - no history pruning, and no extra reduction at expected cut nodes or after a TT
+    ///   capture: a sacrifice is a late quiet move with a poor history (in the same position,
+    ///   the rook sacrifice Rd5 of the mate in 5 was reduced by 5 plies and found at depth 12
+    ///   instead of 10);
     /// - the aspiration window doubles after each fail: the score of a sacrifice jumps from
     ///   about 0 to a mate in one iteration, through 11 re-searches when the window grows
     ///   by half;
@@ -160,11 +166,14 @@ impl SearchOptions {
         let mut o = self.clone();
         if o.tactical || o.analyse_mode {
             o.pruning.reverse_futility = false;
+            o.pruning.razoring = false;
             o.pruning.null_move_eval_reduction_max = o
                 .pruning
                 .null_move_eval_reduction_max
                 .min(params::TACTICAL_NMP_EVAL_REDUCTION_MAX);
             o.pruning.late_move_pruning_keeps_checks = true;
+            o.pruning.history_pruning = false;
+            o.pruning.cut_node_reductions = false;
             o.pruning.futility = false;
             o.aspiration_growth_divisor = o
                 .aspiration_growth_divisor
@@ -185,9 +194,15 @@ pub struct PruningOptions {
     pub reverse_futility: bool,
     /// `NullMovePruning`: a node where passing still fails high returns (Step 7).
     pub null_move: bool,
+    /// `Razoring`: a node far below alpha at low depth that the quiescence search cannot
+    /// lift to alpha returns at once (6a).
+    pub razoring: bool,
+    /// `ProbCut`: a capture that beats a raised beta in a shallow search ends the node (7b).
+    pub probcut: bool,
     /// `FutilityPruning`: quiet moves that cannot lift the eval to alpha are skipped (10a).
     pub futility: bool,
-    /// `LateMovePruning`: at low depth, quiet moves after the first few are skipped (10a).
+    /// `LateMovePruning`: at low depth, quiet moves after the first few are skipped, and late
+    /// quiet moves with a bad history (history pruning) (10a).
     pub late_move_pruning: bool,
     /// `SEEPruning`: quiet moves and captures that lose material by SEE are skipped (10a).
     pub see: bool,
@@ -196,6 +211,12 @@ pub struct PruningOptions {
     /// Late move pruning keeps the quiet moves that may give check (off by default; set by
     /// `TacticalMode`: the mating move of a sacrifice is often a late quiet check).
     pub late_move_pruning_keeps_checks: bool,
+    /// History pruning (with `LateMovePruning`): at low depth, a late quiet move whose
+    /// histories are far below zero is skipped (10a). Off in `TacticalMode`.
+    pub history_pruning: bool,
+    /// Late move reductions a ply deeper at expected cut nodes and when the TT move is a
+    /// capture (10b). Off in `TacticalMode`: a sacrifice is often a late quiet move there.
+    pub cut_node_reductions: bool,
     /// The most plies the null move's reduction grows by with the eval's lead over beta
     /// (`NMP_EVAL_REDUCTION_MAX`; less in `TacticalMode`: after a sacrifice the defender's
     /// eval is far above beta, and the deeper reduction hides the mate it threatens).
@@ -207,11 +228,15 @@ impl Default for PruningOptions {
         Self {
             reverse_futility: true,
             null_move: true,
+            probcut: true,
+            razoring: true,
             futility: true,
             late_move_pruning: true,
             see: true,
             late_move_reductions: true,
             late_move_pruning_keeps_checks: false,
+            history_pruning: true,
+            cut_node_reductions: true,
             null_move_eval_reduction_max: params::NMP_EVAL_REDUCTION_MAX,
         }
     }

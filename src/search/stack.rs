@@ -38,6 +38,9 @@ pub struct StackFrame {
     pub excluded: Option<cozy_chess::Move>,
     /// Double extensions on the line down to this ply (they are capped: no line runs away).
     pub double_extensions: u8,
+    /// The move made at this ply when it is quiet (`None` for a capture, a promotion or a
+    /// null move): the child that fails low rewards it (the prior counter-move bonus).
+    pub quiet_move: Option<cozy_chess::Move>,
 }
 
 impl StackFrame {
@@ -48,6 +51,7 @@ impl StackFrame {
         after_null: false,
         excluded: None,
         double_extensions: 0,
+        quiet_move: None,
     };
 }
 

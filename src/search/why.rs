@@ -39,6 +39,13 @@ pub enum WhyKind {
         /// The depth it was searched to.
         depth: i32,
     },
+    /// Razoring: far below alpha, the quiescence search could not lift the node to it.
+    Razored {
+        /// The evaluation used.
+        eval: i32,
+        /// The margin.
+        margin: i32,
+    },
     /// Reverse futility pruning: the evaluation minus a margin stood above beta.
     ReverseFutility {
         /// The evaluation used.
@@ -49,6 +56,11 @@ pub enum WhyKind {
     /// Null-move pruning: passing still failed high.
     NullMove {
         /// The reduced search's score after the null move.
+        score: i32,
+    },
+    /// ProbCut: a capture beat the raised beta in a shallow search.
+    ProbCut {
+        /// The shallow search's score of the capture.
         score: i32,
     },
     /// The line's move was dropped by late-move pruning.
@@ -64,6 +76,14 @@ pub enum WhyKind {
         eval: i32,
         /// The margin.
         margin: i32,
+    },
+    /// The line's move was dropped by history pruning (a late quiet move whose history says
+    /// such moves fail here).
+    HistoryPruned {
+        /// Its history (from-to plus the two continuation histories).
+        history: i32,
+        /// The limit it fell below.
+        limit: i32,
     },
     /// The line's move was dropped by SEE pruning (it loses material on its square).
     SeePruned,

@@ -2,8 +2,8 @@
 //! move of a tactic and its answers) are given; the search runs as usual, on one thread, and
 //! at every node of the line it notes what became of the node and of the line's next move
 //! (see [`crate::search::why`]). The report says, iteration by iteration and ply by ply, what
-//! hid the line: a TT cutoff, reverse futility, a null move, late-move pruning, futility, SEE
-//! pruning, a reduction, or an earlier move that cut the node off.
+//! hid the line: a TT cutoff, razoring, reverse futility, a null move, ProbCut, late-move pruning, futility,
+//! history or SEE pruning, a reduction, or an earlier move that cut the node off.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -94,7 +94,12 @@ pub fn describe(kind: &WhyKind, line_move: Option<&str>, san: impl Fn(Move) -> S
             "reverse futility: eval {} - margin {margin} >= beta",
             score(eval)
         ),
+        WhyKind::Razored { eval, margin } => format!(
+            "razoring (eval {} + margin {margin} at or below alpha, and no capture lifts it)",
+            score(eval)
+        ),
         WhyKind::NullMove { score: s } => format!("null-move cutoff ({})", score(s)),
+        WhyKind::ProbCut { score: s } => format!("ProbCut ({})", score(s)),
         WhyKind::LateMovePruned {
             quiets_tried,
             limit,
@@ -103,6 +108,9 @@ pub fn describe(kind: &WhyKind, line_move: Option<&str>, san: impl Fn(Move) -> S
             "{mv} futility pruned: eval {} + margin {margin} <= alpha",
             score(eval)
         ),
+        WhyKind::HistoryPruned { history, limit } => {
+            format!("{mv} history pruned: history {history} < {limit}")
+        }
         WhyKind::SeePruned => format!("{mv} SEE pruned"),
         WhyKind::Reduced { r, order, score: s } => {
             format!("{mv} (move #{order}) reduced by {r}: {}", score(s))
@@ -232,12 +240,18 @@ pub enum Cause {
     ReverseFutility,
     /// A null-move cutoff at a node of the line.
     NullMove,
+    /// ProbCut ended a node of the line.
+    ProbCut,
+    /// Razoring ended a node of the line.
+    Razoring,
     /// A transposition-table cutoff at a node of the line.
     TtCutoff,
     /// The line's move was dropped by late-move pruning.
     LateMovePruning,
     /// The line's move was dropped by futility pruning.
     Futility,
+    /// The line's move was dropped by history pruning.
+    History,
     /// The line's move was dropped by SEE pruning.
     See,
     /// The node of the line was at the horizon before the line's end (the quiescence search
@@ -256,12 +270,15 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, in the order the summary lists them.
-    pub const ALL: [Cause; 11] = [
+    pub const ALL: [Cause; 14] = [
         Cause::ReverseFutility,
         Cause::NullMove,
+        Cause::ProbCut,
+        Cause::Razoring,
         Cause::TtCutoff,
         Cause::LateMovePruning,
         Cause::Futility,
+        Cause::History,
         Cause::See,
         Cause::Horizon,
         Cause::CutOff,
@@ -275,9 +292,12 @@ impl Cause {
         match self {
             Cause::ReverseFutility => "reverse futility",
             Cause::NullMove => "null move",
+            Cause::ProbCut => "ProbCut",
+            Cause::Razoring => "razoring",
             Cause::TtCutoff => "TT cutoff",
             Cause::LateMovePruning => "late-move pruning",
             Cause::Futility => "futility pruning",
+            Cause::History => "history pruning",
             Cause::See => "SEE pruning",
             Cause::Horizon => "horizon (quiescence)",
             Cause::CutOff => "another move cut off first",
@@ -317,6 +337,8 @@ fn ends_visit(kind: &WhyKind) -> bool {
             | WhyKind::TtCutoff { .. }
             | WhyKind::ReverseFutility { .. }
             | WhyKind::NullMove { .. }
+            | WhyKind::ProbCut { .. }
+            | WhyKind::Razored { .. }
             | WhyKind::Result { .. }
     )
 }
@@ -424,6 +446,8 @@ pub fn diagnose(pos: &Position, line: &[Move], trace: &WhyTrace) -> Option<Diagn
         let node_cause = match end.kind {
             WhyKind::ReverseFutility { .. } => Some(Cause::ReverseFutility),
             WhyKind::NullMove { .. } => Some(Cause::NullMove),
+            WhyKind::ProbCut { .. } => Some(Cause::ProbCut),
+            WhyKind::Razored { .. } => Some(Cause::Razoring),
             WhyKind::TtCutoff { .. } => Some(Cause::TtCutoff),
             WhyKind::Horizon { .. } => Some(Cause::Horizon),
             WhyKind::Draw | WhyKind::MateDistance => Some(Cause::DrawOrMateDistance),
@@ -440,6 +464,7 @@ pub fn diagnose(pos: &Position, line: &[Move], trace: &WhyTrace) -> Option<Diagn
                     | WhyKind::Searched { .. }
                     | WhyKind::LateMovePruned { .. }
                     | WhyKind::Futility { .. }
+                    | WhyKind::HistoryPruned { .. }
                     | WhyKind::SeePruned
                     | WhyKind::CutBefore { .. }
             )
@@ -457,6 +482,7 @@ pub fn diagnose(pos: &Position, line: &[Move], trace: &WhyTrace) -> Option<Diagn
         let pruned = match fate.kind {
             WhyKind::LateMovePruned { .. } => Some(Cause::LateMovePruning),
             WhyKind::Futility { .. } => Some(Cause::Futility),
+            WhyKind::HistoryPruned { .. } => Some(Cause::History),
             WhyKind::SeePruned => Some(Cause::See),
             WhyKind::CutBefore { .. } => Some(Cause::CutOff),
             _ => None,

@@ -120,7 +120,8 @@ fn solve_reports_failures_and_am() {
     // An `am` position solved by any other move, and WAC.004 with a wrong `bm` (the engine
     // mates with Qxh7+ instead) that must be reported as failed. The hand-crafted evaluation,
     // so that the moves do not change with the embedded network (at depth 4 lull-2 plays the
-    // avoided Rd6, lull-1 did not).
+    // avoided Rd6, lull-1 did not). Depth 5: at depth 4 razoring cuts the line after
+    // Qxh7+ Kxh7 (White a queen down, three plies from the horizon) and Qf4 is played.
     let epd = temp_file("am.epd");
     std::fs::write(
         &epd,
@@ -132,7 +133,7 @@ fn solve_reports_failures_and_am() {
         "solve",
         epd.to_str().unwrap(),
         "--depth",
-        "4",
+        "5",
         "--hash",
         "2",
         "--option",

@@ -87,6 +87,18 @@ fn capture_history_orders_captures_of_equal_victims() {
     let mut picker = MovePicker::main(&pos2, None, 0, QuietContext::NONE, None);
     let first = drain(&mut picker, &pos2, &tables)[0].mv;
     assert_eq!(first, pos2.parse_uci_move("c3d5").unwrap());
+    // The quiescence picker orders its winning captures the same way when the option is on.
+    let qcaptures = |tables: &OrderingTables| -> Vec<Move> {
+        let mut picker = MovePicker::quiescence(None);
+        picker.generate_quiescence(&pos, tables, &QSearchOptions::default(), 0);
+        drain(&mut picker, &pos, tables)
+            .into_iter()
+            .map(|p| p.mv)
+            .collect()
+    };
+    assert_eq!(qcaptures(&tables), [bxf5, nxd5]);
+    tables.use_capture_history = false;
+    assert_eq!(qcaptures(&tables), [nxd5, bxf5]);
 }
 
 fn tables_with_history(pos: &Position) -> OrderingTables {
@@ -189,6 +201,98 @@ fn main_picker_skips_quiets_but_not_captures() {
             .filter(|&m| !is_quiet(pos, m) || first_quiet.is_some_and(|i| picked[i].mv == m))
             .collect();
         assert_same_set(pos, &picked, &expected);
+    }
+}
+
+#[test]
+fn main_picker_generates_quiet_moves_only_when_it_reaches_them() {
+    for pos in suite().iter().step_by(5) {
+        let tables = tables_with_history(pos);
+        let legal = pos.legal_moves();
+        let noisy = legal.iter().filter(|&&m| !is_quiet(pos, m)).count();
+        // Until the first quiet move only the captures and promotions exist; with it, all.
+        let mut picker = MovePicker::main(pos, None, 0, QuietContext::NONE, None);
+        while let Some(p) = picker.next(pos, &tables) {
+            if is_quiet(pos, p.mv) {
+                assert_eq!(picker.generated(), legal.len(), "{}", pos.fen());
+                break;
+            }
+            assert_eq!(picker.generated(), noisy, "{}", pos.fen());
+        }
+        // Late move pruning before the quiet stage: they are never generated.
+        let mut picker = MovePicker::main(pos, None, 0, QuietContext::NONE, None);
+        picker.skip_quiets();
+        let picked = drain(&mut picker, pos, &tables);
+        assert_eq!(
+            (picked.len(), picker.generated()),
+            (noisy, noisy),
+            "{}",
+            pos.fen()
+        );
+    }
+}
+
+#[test]
+fn killers_and_counter_moves_come_only_when_legal_quiet_and_new() {
+    // White to move: Nxd5 is a capture here, Ke1-e3 illegal (the pawn on d4 guards e3),
+    // h2-h3 and h2-h4 legal quiet moves.
+    let pos = Position::from_fen("4k3/8/8/3p4/3p4/2N5/7P/4K3 w - - 0 1").unwrap();
+    let mv = |s: &str| Move {
+        from: s[..2].parse().unwrap(),
+        to: s[2..].parse().unwrap(),
+        promotion: None,
+    };
+    let (capture, illegal, h3, h4) = (mv("c3d5"), mv("e1e3"), mv("h2h3"), mv("h2h4"));
+    assert!(pos.board().is_legal(capture) && !pos.board().is_legal(illegal));
+    let legal = pos.legal_moves();
+    let mut tables = OrderingTables::new();
+    let ctx = QuietContext {
+        prev1: 7,
+        prev2: NO_CONT,
+    };
+    for (killers, counter, tt, want) in [
+        // A capture or an illegal move is no killer; the quiet one is.
+        ([Some(capture), Some(illegal)], None, None, vec![]),
+        (
+            [Some(h3), Some(capture)],
+            None,
+            None,
+            vec![(h3, Stage::Killers)],
+        ),
+        // The TT move is not yielded again as a killer; a counter-move equal to a killer
+        // comes once.
+        (
+            [Some(h3), Some(h4)],
+            Some(h4),
+            Some(h3),
+            vec![(h4, Stage::Killers)],
+        ),
+        (
+            [Some(illegal), None],
+            Some(h4),
+            None,
+            vec![(h4, Stage::CounterMove)],
+        ),
+    ] {
+        tables.killers[2] = killers;
+        tables.counters[7] = counter;
+        let mut picker = MovePicker::main(&pos, tt, 2, ctx, None);
+        let picked = drain(&mut picker, &pos, &tables);
+        assert_same_set(&pos, &picked, &legal);
+        let special: Vec<(Move, Stage)> = picked
+            .iter()
+            .filter(|p| matches!(p.stage, Stage::Killers | Stage::CounterMove))
+            .map(|p| (p.mv, p.stage))
+            .collect();
+        assert_eq!(special, want, "killers {killers:?}, counter {counter:?}");
+        assert_eq!(
+            picked[0].stage,
+            if tt.is_some() {
+                Stage::TtMove
+            } else {
+                Stage::GoodCaptures
+            }
+        );
     }
 }
 
