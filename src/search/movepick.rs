@@ -433,11 +433,7 @@ impl<'a> MovePicker<'a> {
         let board = pos.board();
         let color = board.side_to_move();
         let theirs = board.colors(!color);
-        let pawn_targets = theirs
-            | pos
-                .en_passant_square()
-                .map_or(BitBoard::EMPTY, |sq| sq.bitboard())
-            | Rank::Eighth.relative_to(color).bitboard();
+        let pawn_targets = noisy_pawn_targets(pos);
         let (skip, only) = (self.tt_move, self.only);
         let list = &mut self.list;
         board.generate_moves(|mut pm| {
@@ -482,11 +478,7 @@ impl<'a> MovePicker<'a> {
     fn generate_quiets(&mut self, pos: &Position, tables: &OrderingTables) {
         let board = pos.board();
         let color = board.side_to_move();
-        let not_noisy_for_pawns = !(board.colors(!color)
-            | pos
-                .en_passant_square()
-                .map_or(BitBoard::EMPTY, |sq| sq.bitboard())
-            | Rank::Eighth.relative_to(color).bitboard());
+        let not_noisy_for_pawns = !noisy_pawn_targets(pos);
         let not_theirs = !board.colors(!color);
         let done = [self.tt_move, self.killers[0], self.killers[1], self.counter];
         let (only, ctx) = (self.only, self.ctx);
@@ -550,11 +542,7 @@ impl<'a> MovePicker<'a> {
         let in_check = pos.in_check();
         let us = board.side_to_move();
         let theirs = board.colors(!us);
-        let ep_bb = pos
-            .en_passant_square()
-            .map_or(BitBoard::EMPTY, |sq| sq.bitboard());
         let seventh = Rank::Seventh.relative_to(us);
-        let promo_bb = Rank::Eighth.relative_to(us).bitboard();
         let want_checks = !in_check && qply < opts.check_plies;
         // Quiet checks: a cheap bitboard test first, the exact one only for candidates.
         let check_squares = if want_checks {
@@ -563,9 +551,7 @@ impl<'a> MovePicker<'a> {
             [BitBoard::EMPTY; 6]
         };
         let need_quiets = in_check || want_checks;
-        let pawn_mask = theirs
-            | ep_bb
-            | promo_bb
+        let pawn_mask = noisy_pawn_targets(pos)
             | if opts.pawn_pushes {
                 seventh.bitboard()
             } else {
@@ -665,6 +651,19 @@ impl<'a> MovePicker<'a> {
         });
         any_legal
     }
+}
+
+/// The squares where a pawn of the side to move captures or promotes: the opponent's
+/// pieces, the en passant square and the last rank (a pawn move to any other square is quiet).
+#[inline]
+fn noisy_pawn_targets(pos: &Position) -> BitBoard {
+    let board = pos.board();
+    let us = board.side_to_move();
+    board.colors(!us)
+        | pos
+            .en_passant_square()
+            .map_or(BitBoard::EMPTY, |sq| sq.bitboard())
+        | Rank::Eighth.relative_to(us).bitboard()
 }
 
 #[cfg(test)]
