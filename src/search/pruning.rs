@@ -73,6 +73,14 @@ pub(super) struct Cut {
     pub(super) why: Option<WhyKind>,
 }
 
+impl Cut {
+    /// The search was stopped inside the step: the node ends, its score unused.
+    const STOPPED: Self = Self {
+        score: 0,
+        why: None,
+    };
+}
+
 /// What the move loop of a node reads and never changes (Steps 10 and 11).
 pub(super) struct MoveLoop {
     pub(super) node: Node,
@@ -173,10 +181,7 @@ impl Searcher {
         }
         let score = self.horizon(pos, alpha, alpha + 1, ply);
         if self.stopped {
-            return Some(Cut {
-                score: 0,
-                why: None,
-            });
+            return Some(Cut::STOPPED);
         }
         (score <= alpha).then_some(Cut {
             score,
@@ -243,10 +248,7 @@ impl Searcher {
         self.stack[ply + 1].after_null = false;
         pos.undo();
         if self.stopped {
-            return Some(Cut {
-                score: 0,
-                why: None,
-            });
+            return Some(Cut::STOPPED);
         }
         if score < beta {
             return None;
@@ -305,10 +307,7 @@ impl Searcher {
             }
             pos.undo();
             if self.stopped {
-                return Some(Cut {
-                    score: 0,
-                    why: None,
-                });
+                return Some(Cut::STOPPED);
             }
             if score >= probcut_beta {
                 let key = pos.hash();
