@@ -494,7 +494,7 @@ impl<'a> MovePicker<'a> {
                     continue;
                 }
                 let key = cont_key(color, pm.piece, mv.to);
-                let score = tables.quiet_score(color, mv, key, ctx);
+                let score = tables.quiet_order_score(color, mv, key, ctx);
                 list.push(Self::picked(mv, Stage::Quiets), score);
             }
             false

@@ -31,13 +31,16 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// The two previous moves of a node, as continuation keys ([`NO_CONT`] when there is none).
+/// The previous moves of a node, as continuation keys ([`NO_CONT`] when there is none).
 #[derive(Clone, Copy, Debug)]
 pub struct QuietContext {
     /// The opponent's move that led to this node.
     pub prev1: usize,
     /// Our own move before that.
     pub prev2: usize,
+    /// Our own move two moves before this node (four plies up): it orders and learns, but
+    /// the reductions and pruning read only the first two.
+    pub prev4: usize,
 }
 
 impl QuietContext {
@@ -45,6 +48,7 @@ impl QuietContext {
     pub const NONE: Self = Self {
         prev1: NO_CONT,
         prev2: NO_CONT,
+        prev4: NO_CONT,
     };
 }
 
@@ -192,6 +196,13 @@ impl OrderingTables {
             + i32::from(self.continuation[ctx.prev2][key])
     }
 
+    /// Ordering score of a quiet move in the picker: [`Self::quiet_score`] plus the
+    /// continuation history of our move four plies up.
+    #[inline]
+    pub fn quiet_order_score(&self, color: Color, mv: Move, key: usize, ctx: QuietContext) -> i32 {
+        self.quiet_score(color, mv, key, ctx) + i32::from(self.continuation[ctx.prev4][key])
+    }
+
     /// Moves the history of `mv` towards +/- HISTORY_MAX ("gravity": large values grow slowly).
     #[inline]
     pub fn update_history(&mut self, color: Color, mv: Move, bonus: i32) {
@@ -200,7 +211,7 @@ impl OrderingTables {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 
-    /// Updates every history of a quiet move (from-to and both continuations).
+    /// Updates every history of a quiet move (from-to and the three continuations).
     #[inline]
     pub fn update_quiet(
         &mut self,
@@ -211,7 +222,7 @@ impl OrderingTables {
         bonus: i32,
     ) {
         self.update_history(color, mv, bonus);
-        for prev in [ctx.prev1, ctx.prev2] {
+        for prev in [ctx.prev1, ctx.prev2, ctx.prev4] {
             if prev != NO_CONT {
                 gravity(&mut self.continuation[prev][key], bonus);
             }

@@ -94,6 +94,11 @@ impl SearchStack {
             } else {
                 NO_CONT
             },
+            prev4: if ply >= 4 {
+                self.frames[ply - 4].cont_key
+            } else {
+                NO_CONT
+            },
         }
     }
 }

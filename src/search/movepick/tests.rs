@@ -249,6 +249,7 @@ fn killers_and_counter_moves_come_only_when_legal_quiet_and_new() {
     let ctx = QuietContext {
         prev1: 7,
         prev2: NO_CONT,
+        prev4: NO_CONT,
     };
     for (killers, counter, tt, want) in [
         // A capture or an illegal move is no killer; the quiet one is.
