@@ -209,7 +209,7 @@ pub struct MovePicker<'a> {
 impl<'a> MovePicker<'a> {
     /// The main search's picker at `ply`: `tt_move` first if it is legal, then the others
     /// stage by stage, each generated or scored by `tables` as they stand when the stage is
-    /// reached. `ctx` holds the two previous moves (counter-move and continuation
+    /// reached. `ctx` holds the previous moves (counter-move and continuation
     /// histories); `only` restricts the moves (root `searchmoves`, MultiPV).
     pub fn main(
         pos: &Position,

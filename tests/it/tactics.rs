@@ -116,7 +116,7 @@ fn each_pruning_switch_changes_the_tree() {
     let names = lull::options::PRUNING_SWITCHES;
     let nodes = |off: &[&str]| {
         let options: Vec<_> = off.iter().map(|&n| (n, "false")).collect();
-        middlegame_nodes(8, &options)
+        middlegame_nodes(9, &options)
     };
     let all_on = nodes(&[]);
     for name in names {
@@ -243,7 +243,7 @@ fn tactical_mode_changes_the_search_and_not_the_play_settings() {
     // off again, the search is the play search, node for node.
     let nodes = |settings: &[&str]| {
         let options: Vec<_> = settings.iter().map(|&v| ("TacticalMode", v)).collect();
-        middlegame_nodes(8, &options)
+        middlegame_nodes(9, &options)
     };
     let play = nodes(&[]);
     let tactical = nodes(&["true"]);

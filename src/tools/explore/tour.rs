@@ -108,7 +108,7 @@ pub fn tour() -> Vec<TourStop> {
             id: "null-move-zugzwang",
             title: "The null move and zugzwang",
             fen: "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1",
-            depth: 16,
+            depth: 13,
             options: vec![("NullMovePruning", "true")],
             options_b: Some(vec![("NullMovePruning", "false")]),
             tree: None,
@@ -117,7 +117,7 @@ pub fn tour() -> Vec<TourStop> {
                    while having the move is worth something; in zugzwang, where every move \
                    costs, the pass is a move the player does not have. From the null-move test \
                    suites: Black wins with ...Nxd5 Rxd5 Re6, the rook pinning the knight to its \
-                   king. At depth 16 with NullMovePruning (A) the search plays ...Rd8 and \
+                   king. At depth 13 with NullMovePruning (A) the search plays ...Rd8 and \
                    scores it below zero; with it off (B) it plays ...Nxd5 and scores the \
                    position higher.",
         },
