@@ -243,7 +243,7 @@ fn tactical_mode_changes_the_search_and_not_the_play_settings() {
     // off again, the search is the play search, node for node.
     let nodes = |settings: &[&str]| {
         let options: Vec<_> = settings.iter().map(|&v| ("TacticalMode", v)).collect();
-        middlegame_nodes(9, &options)
+        middlegame_nodes(8, &options)
     };
     let play = nodes(&[]);
     let tactical = nodes(&["true"]);
