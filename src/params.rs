@@ -60,6 +60,11 @@ pub const HISTORY_BONUS_BASE: i32 = 100;
 pub const HISTORY_BONUS_MAX: i32 = 1500;
 /// Late move reductions: one ply less per this much quiet-move history (all three tables).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// Main search: a quiet move that gives a direct check and whose static exchange value is at
+/// least QUIET_CHECK_SEE_MIN (centipawns) adds this to its ordering score (history units).
+pub const QUIET_CHECK_BONUS: i32 = 16_384;
+/// See QUIET_CHECK_BONUS.
+pub const QUIET_CHECK_SEE_MIN: i32 = -75;
 /// Capture history (option `CaptureHistory`): a capture's ordering score within the good
 /// captures is CAPTURE_VICTIM_WEIGHT * the victim's SEE value (centipawns) plus its capture
 /// history / CAPTURE_HISTORY_DIVISOR (the history stays within +/- HISTORY_MAX), instead of

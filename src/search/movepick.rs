@@ -25,7 +25,7 @@ use std::mem::MaybeUninit;
 use cozy_chess::{BitBoard, Move, Piece, Rank};
 
 use crate::params::{
-    CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, SCORE_BAD_CAPTURE, SCORE_EQUAL_CAPTURE,
+    QUIET_CHECK_BONUS, QUIET_CHECK_SEE_MIN, CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, SCORE_BAD_CAPTURE, SCORE_EQUAL_CAPTURE,
     SCORE_GOOD_CAPTURE, SCORE_QUIET_TACTICAL, SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
 };
 use crate::position::Position;
@@ -482,6 +482,9 @@ impl<'a> MovePicker<'a> {
         let not_theirs = !board.colors(!color);
         let done = [self.tt_move, self.killers[0], self.killers[1], self.counter];
         let (only, ctx) = (self.only, self.ctx);
+        // A quiet move that checks directly, without losing material, is tried early
+        // (Stockfish's check bonus): a check narrows the opponent's replies.
+        let checks = pos.check_squares();
         let list = &mut self.list;
         board.generate_moves(|mut pm| {
             pm.to &= if pm.piece == Piece::Pawn {
@@ -494,7 +497,11 @@ impl<'a> MovePicker<'a> {
                     continue;
                 }
                 let key = cont_key(color, pm.piece, mv.to);
-                let score = tables.quiet_order_score(color, mv, key, ctx);
+                let mut score = tables.quiet_order_score(color, mv, key, ctx);
+                if checks[pm.piece as usize].has(mv.to) && see_ge(board, mv, QUIET_CHECK_SEE_MIN)
+                {
+                    score += QUIET_CHECK_BONUS;
+                }
                 list.push(Self::picked(mv, Stage::Quiets), score);
             }
             false
