@@ -25,8 +25,9 @@ use std::mem::MaybeUninit;
 use cozy_chess::{BitBoard, Move, Piece, Rank};
 
 use crate::params::{
-    QUIET_CHECK_BONUS, QUIET_CHECK_SEE_MIN, CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, SCORE_BAD_CAPTURE, SCORE_EQUAL_CAPTURE,
-    SCORE_GOOD_CAPTURE, SCORE_QUIET_TACTICAL, SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
+    CAPTURE_HISTORY_DIVISOR, CAPTURE_VICTIM_WEIGHT, QUIET_CHECK_BONUS, QUIET_CHECK_SEE_MIN,
+    SCORE_BAD_CAPTURE, SCORE_EQUAL_CAPTURE, SCORE_GOOD_CAPTURE, SCORE_QUIET_TACTICAL,
+    SCORE_TT_MOVE, SCORE_UNDERPROMOTION,
 };
 use crate::position::Position;
 
@@ -498,8 +499,7 @@ impl<'a> MovePicker<'a> {
                 }
                 let key = cont_key(color, pm.piece, mv.to);
                 let mut score = tables.quiet_order_score(color, mv, key, ctx);
-                if checks[pm.piece as usize].has(mv.to) && see_ge(board, mv, QUIET_CHECK_SEE_MIN)
-                {
+                if checks[pm.piece as usize].has(mv.to) && see_ge(board, mv, QUIET_CHECK_SEE_MIN) {
                     score += QUIET_CHECK_BONUS;
                 }
                 list.push(Self::picked(mv, Stage::Quiets), score);

@@ -472,7 +472,7 @@ fn why_names_what_hid_the_line_and_rejects_bad_input() {
         .expect("a mate at the root")..];
     assert!(
         it5.contains(
-            "  ply 1 (after Nf5):\n    d2 reverse futility: eval -2856 - margin 150 >= beta"
+            "  ply 1 (after Nf5):\n    d1 reverse futility: eval -2856 - margin 75 >= beta"
         ),
         "{stdout}"
     );
