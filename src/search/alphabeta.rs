@@ -215,8 +215,9 @@ impl Searcher {
 
         // Step 9. Move ordering, staged (see `movepick.rs`): the TT move is tried before any
         // move is generated (when it cuts off, generation is never paid for); then good
-        // captures by MVV-LVA, killers, the counter-move, history, and last the captures that
-        // lose material by SEE (their SEE is computed only when they come up).
+        // captures by MVV-LVA, killers, the counter-move, history (a quiet direct check that
+        // loses nothing by SEE first), and last the captures that lose material by SEE
+        // (their SEE is computed only when they come up).
         let root_filter = node.root.then(|| self.root_moves.clone());
         let ctx = self.stack.quiet_context(ply);
         let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
