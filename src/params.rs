@@ -163,7 +163,7 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 pub const NMP_EVAL_REDUCTION_MAX: i32 = 3;
 /// `TacticalMode`: at most this many plies of the null move's eval reduction (plies). Less
 /// than NMP_EVAL_REDUCTION_MAX finds more mates after sacrifices; none at all costs WAC
-/// positions (docs/measurements.md, session 17).
+/// positions (docs/measurements.md).
 pub const TACTICAL_NMP_EVAL_REDUCTION_MAX: i32 = 2;
 /// Null-move pruning: from this depth on, a null-move cutoff is verified by a reduced search.
 pub const NMP_VERIFY_DEPTH: i32 = 12;
