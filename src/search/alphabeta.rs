@@ -403,6 +403,9 @@ impl Searcher {
             return Err(0);
         }
         if score < singular_beta {
+            if !self.options.singular_deepens {
+                return Ok(0);
+            }
             let double = !node.pv_node
                 && score < singular_beta - t[Tunable::SeDoubleMargin]
                 && self.stack[ply].double_extensions < SE_DOUBLE_MAX;

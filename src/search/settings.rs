@@ -111,6 +111,10 @@ pub struct SearchOptions {
     /// `SingularExtensions`: a TT move much better than every other move is searched deeper
     /// (Step 9b, with multi-cut and negative extensions).
     pub singular_extensions: bool,
+    /// A TT move found singular is searched a ply (or two) deeper. Off in `TacticalMode`, where
+    /// the singular test still cuts (multi-cut) and shortens (negative extensions) but never
+    /// deepens: not a UCI option.
+    pub singular_deepens: bool,
     /// The main search's selectivity, one switch per technique.
     pub pruning: PruningOptions,
     /// `SyzygyProbeDepth`: the search probes the WDL tables only at this depth or more.
@@ -154,6 +158,10 @@ impl SearchOptions {
     ///   capture: a sacrifice is a late quiet move with a poor history (in the same position,
     ///   the rook sacrifice Rd5 of the mate in 5 was reduced by 5 plies and found at depth 12
     ///   instead of 10);
+    /// - a singular TT move is not extended: in a mate problem the TT move is the best line
+    ///   that does not yet mate, and deepening it delays the iteration that finds the
+    ///   sacrifice (docs/measurements.md, "`TacticalMode` and the singular extension"; the
+    ///   multi-cut and negative extensions stay, and find more mates than no singular test);
     /// - the aspiration window doubles after each fail: the score of a sacrifice jumps from
     ///   about 0 to a mate in one iteration, through 11 re-searches when the window grows
     ///   by half;
@@ -175,6 +183,7 @@ impl SearchOptions {
             o.pruning.history_pruning = false;
             o.pruning.cut_node_reductions = false;
             o.pruning.futility = false;
+            o.singular_deepens = false;
             o.aspiration_growth_divisor = o
                 .aspiration_growth_divisor
                 .min(params::TACTICAL_ASPIRATION_GROWTH_DIVISOR);
@@ -250,6 +259,7 @@ impl Default for SearchOptions {
             multipv: 1,
             capture_history: false,
             singular_extensions: true,
+            singular_deepens: true,
             pruning: PruningOptions::default(),
             syzygy_probe_depth: 1,
             syzygy_50_move_rule: true,

@@ -271,3 +271,25 @@ fn the_singular_extensions_switch_reaches_the_search() {
             .is_err()
     );
 }
+
+#[test]
+fn tactical_mode_tests_singular_moves_but_never_deepens_them() {
+    // TacticalMode keeps the singular test (multi-cut and negative extensions still change
+    // the tree of a depth-10 search) but never extends the singular move; the play settings
+    // extend it.
+    use lull::search::SearchOptions;
+    let tactical = SearchOptions {
+        tactical: true,
+        ..SearchOptions::default()
+    };
+    assert!(!tactical.effective().singular_deepens);
+    assert!(tactical.effective().singular_extensions);
+    assert!(SearchOptions::default().effective().singular_deepens);
+    let nodes =
+        |se: &str| middlegame_nodes(10, &[("TacticalMode", "true"), ("SingularExtensions", se)]);
+    let (on, off) = (nodes("true"), nodes("false"));
+    assert_ne!(
+        on, off,
+        "the singular test changes nothing in TacticalMode ({on} nodes)"
+    );
+}
