@@ -715,23 +715,24 @@ fn files_round_trip_identically() {
     assert_eq!((QA, QB, SCALE), (255, 64, 400));
 }
 
-/// The networks in `nets/` (lull-1 to lull-3 in format version 1, one output bucket; lull-4
-/// in version 2 with eight) read with their bucket count, write back byte for byte and
+/// The networks in `nets/` (lull-1 to lull-3 in format version 1, one output bucket, 128
+/// wide; lull-4 in version 2 with eight, 128 wide; lull-5 in version 2 with eight, 256 wide) read with their bucket count, write back byte for byte and
 /// evaluate exactly as the specification's output layers, read from the file by this test;
 /// the embedded network is one of them.
 #[test]
 fn the_shipped_networks_read_back_and_evaluate_as_the_specification() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets");
     let mut embedded = 0;
-    for (name, buckets) in [
-        ("lull-1.nnue", 1),
-        ("lull-2.nnue", 1),
-        ("lull-3.nnue", 1),
-        ("lull-4.nnue", 8),
+    for (name, hidden, buckets) in [
+        ("lull-1.nnue", 128, 1),
+        ("lull-2.nnue", 128, 1),
+        ("lull-3.nnue", 128, 1),
+        ("lull-4.nnue", 128, 8),
+        ("lull-5.nnue", 256, 8),
     ] {
         let path = dir.join(name);
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(bytes.len(), bucketed_file_size(128, buckets), "{name}");
+        assert_eq!(bytes.len(), bucketed_file_size(hidden, buckets), "{name}");
         let net = Network::load(&path).unwrap();
         assert_eq!(net.output_buckets(), buckets, "{name}");
         assert_eq!(net.to_bytes(), bytes, "{name}");
@@ -751,7 +752,7 @@ fn the_shipped_networks_read_back_and_evaluate_as_the_specification() {
         }
     }
     if option_env!("EVALFILE").is_none_or(|p| p.trim().is_empty()) {
-        assert_eq!(embedded, 1, "the embedded network is nets/lull-4.nnue");
+        assert_eq!(embedded, 1, "the embedded network is nets/lull-5.nnue");
     }
 }
 
