@@ -1,4 +1,4 @@
-//! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-5.nnue`, or
+//! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-6.nnue`, or
 //! the file named by the environment variable `EVALFILE` (OpenBench passes it; a relative
 //! path is taken from the repository root). The file is checked the way the engine reads it
 //! (magic, version, output buckets, size for its hidden width and buckets), so that a wrong
@@ -17,7 +17,7 @@ use format::{
     VERSION, VERSION_BUCKETED,
 };
 
-const DEFAULT_NET: &str = "nets/lull-5.nnue";
+const DEFAULT_NET: &str = "nets/lull-6.nnue";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");

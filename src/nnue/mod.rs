@@ -25,7 +25,7 @@
 //! it up to date from its parent only when the node asks for an evaluation. This module
 //! knows nothing of the search; the hot loops are in `simd.rs`.
 //!
-//! The default network is embedded in the binary through [`DEFAULT_NET`]: `nets/lull-5.nnue`
+//! The default network is embedded in the binary through [`DEFAULT_NET`]: `nets/lull-6.nnue`
 //! (how it was made: docs/nnue.md).
 
 mod accumulator;
@@ -46,11 +46,12 @@ pub use format::{
 };
 use simd::Kernels;
 
-/// The network embedded in the binary, the default of `EvalFile`: `nets/lull-5.nnue`
-/// (generation 5, 256 wide with eight output buckets, which beat generation 4,
-/// `nets/lull-4.nnue`, 128 wide with eight output buckets, which beat generation 3, `nets/lull-3.nnue`, which
-/// beat generation 2, `nets/lull-2.nnue`, which beat generation 1, `nets/lull-1.nnue`, which
-/// beat the hand-crafted evaluation: docs/nnue.md, docs/strength.md),
+/// The network embedded in the binary, the default of `EvalFile`: `nets/lull-6.nnue`
+/// (generation 6, 256 wide with eight output buckets, which beat generation 5,
+/// `nets/lull-5.nnue`, the same shape, which beat generation 4, `nets/lull-4.nnue`, 128 wide
+/// with eight output buckets, which beat generation 3, `nets/lull-3.nnue`, which beat
+/// generation 2, `nets/lull-2.nnue`, which beat generation 1, `nets/lull-1.nnue`, which beat
+/// the hand-crafted evaluation: docs/nnue.md, docs/strength.md),
 /// or the file of the `EVALFILE` environment variable at build time (`build.rs` checks it
 /// and copies it to `OUT_DIR`). A build without a network would say `None` here and set
 /// [`USE_NNUE_DEFAULT`] to false.

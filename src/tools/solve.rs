@@ -1174,13 +1174,13 @@ mod tests {
         assert_eq!(done, 2);
         let ne7 = reports[0].why.as_ref().unwrap();
         assert!(ne7.line_solves);
-        assert_eq!(ne7.line[..3], ["Ne7", "Nxf5", "Qg6#"]);
+        assert_eq!(ne7.line[..3], ["Ne7", "Bxe7", "Qh5#"]);
         assert_eq!(ne7.line_score, "mate 2");
         let d = ne7.diagnosis.as_ref().unwrap();
         assert_eq!(d.reductions, vec![(0, 2, 14)]);
         assert_eq!((d.ply, d.depth, d.cause), (1, 1, Cause::ReverseFutility));
         assert!(
-            ne7.text("ne7").contains("reverse futility: eval +61"),
+            ne7.text("ne7").contains("reverse futility: eval +113"),
             "{}",
             ne7.text("ne7")
         );

@@ -593,7 +593,7 @@ mod tests {
 
     #[test]
     fn a_diagnosis_names_the_reduction_and_the_pruning_that_hid_the_line() {
-        // WAC.001 at depth 5: Qg6 is reduced by 3 at the root (move 36), and Black's node
+        // WAC.001 at depth 5: Qg6 is reduced by 3 at the root (move 51), and Black's node
         // after it, a queen up at depth 1, is cut by reverse futility.
         let pos = Position::from_fen(WAC1).unwrap();
         let line = parse_line(&pos, "Qg6 fxg6 Nxg6#").unwrap();
@@ -601,12 +601,12 @@ mod tests {
         let (_, trace) = engine.search_why(&pos, &Limits::depth(5), &line).unwrap();
         let d = diagnose(&pos, &line, &trace).unwrap();
         assert_eq!(d.iteration, 5);
-        assert_eq!(d.reductions, vec![(0, 3, 36)]);
+        assert_eq!(d.reductions, vec![(0, 3, 51)]);
         assert_eq!((d.ply, d.depth, d.cause), (1, 1, Cause::ReverseFutility));
         assert_eq!(
             d.text,
-            "the root d5: Qg6 (move #36) reduced by 3: -435 -> ply 1 d1: reverse futility: \
-             eval +1073 - margin 75 >= beta"
+            "the root d5: Qg6 (move #51) reduced by 3: -456 -> ply 1 d1: reverse futility: \
+             eval +1031 - margin 75 >= beta"
         );
         // A line the search follows to its end: the back-rank mate, nothing hides it.
         let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();

@@ -716,7 +716,8 @@ fn files_round_trip_identically() {
 }
 
 /// The networks in `nets/` (lull-1 to lull-3 in format version 1, one output bucket, 128
-/// wide; lull-4 in version 2 with eight, 128 wide; lull-5 in version 2 with eight, 256 wide) read with their bucket count, write back byte for byte and
+/// wide; lull-4 in version 2 with eight, 128 wide; lull-5 and lull-6 in version 2 with eight,
+/// 256 wide) read with their bucket count, write back byte for byte and
 /// evaluate exactly as the specification's output layers, read from the file by this test;
 /// the embedded network is one of them.
 #[test]
@@ -729,6 +730,7 @@ fn the_shipped_networks_read_back_and_evaluate_as_the_specification() {
         ("lull-3.nnue", 128, 1),
         ("lull-4.nnue", 128, 8),
         ("lull-5.nnue", 256, 8),
+        ("lull-6.nnue", 256, 8),
     ] {
         let path = dir.join(name);
         let bytes = std::fs::read(&path).unwrap();
@@ -752,7 +754,7 @@ fn the_shipped_networks_read_back_and_evaluate_as_the_specification() {
         }
     }
     if option_env!("EVALFILE").is_none_or(|p| p.trim().is_empty()) {
-        assert_eq!(embedded, 1, "the embedded network is nets/lull-5.nnue");
+        assert_eq!(embedded, 1, "the embedded network is nets/lull-6.nnue");
     }
 }
 
