@@ -148,7 +148,7 @@ pub const SCORE_BAD_CAPTURE: i32 = -2_000_000;
 /// Ordering band of under-promotions (main search): last.
 pub const SCORE_UNDERPROMOTION: i32 = -3_000_000;
 
-// Main-search selectivity (issue #5). Depths in plies, margins in centipawns.
+// Main-search selectivity. Depths in plies, margins in centipawns.
 
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;

@@ -1,4 +1,4 @@
-//! `lull explore`: a local web page to look at the quiescence search (issue #16, part 2).
+//! `lull explore`: a local web page to look at the quiescence search.
 //!
 //! A small HTTP server ([`tiny_http`], a pool of [`WORKERS`] threads) on 127.0.0.1 serves one
 //! page ([`api::PAGE_HTML`] with its script and style sheet, embedded: no network at run

@@ -1,4 +1,4 @@
-//! `lull qtree`: the quiescence search tree of one position, drawn (issue #4).
+//! `lull qtree`: the quiescence search tree of one position, drawn.
 //!
 //! [`Engine::quiesce`](crate::search::Engine::quiesce) records a traced quiescence search as
 //! a flat stream of events; [`tree`] builds the tree of nodes from it ([`build_tree`],

@@ -453,27 +453,27 @@ pub fn claims(
         (
             "qnode-share-chessml",
             "Quiescence nodes are 30–50 % of all nodes",
-            "the ChessML guide (as quoted in Lull's issue #16)",
+            "the ChessML guide (quoted second-hand)",
         ),
         (
             "standpat",
             "Stand pat cuts off 40–60 % of the quiescence nodes",
-            "quoted in Lull's issue #16 (no primary source named)",
+            "a common claim (no primary source named)",
         ),
         (
             "qdepth-mean",
             "The mean quiescence depth is 1–3 plies",
-            "quoted in Lull's issue #16 (no primary source named)",
+            "a common claim (no primary source named)",
         ),
         (
             "qdepth-max",
             "The deepest quiescence line is 6–10 plies",
-            "quoted in Lull's issue #16 (no primary source named)",
+            "a common claim (no primary source named)",
         ),
         (
             "checks",
             "Quiet checks in the quiescence search cost 2–3× the nodes",
-            "quoted in Lull's issue #16 (no primary source named)",
+            "a common claim (no primary source named)",
         ),
         (
             "see",
@@ -533,7 +533,7 @@ pub fn claims(
     out.push(Claim {
         id: "qsearch-elo",
         claim: "The quiescence search is worth 150–250 Elo".to_string(),
-        source: "quoted in Lull's issue #16 (no primary source named)".to_string(),
+        source: "a common claim (no primary source named)".to_string(),
         lull: elo.as_ref().map_or_else(
             || "not measured: no stored match qsearch-off.pgn".to_string(),
             |(_, t)| t.clone(),
