@@ -12,7 +12,7 @@
 //! from the parent board to the child's (the boards come from the position's history). It
 //! is done there, not when the node first evaluates, because the make-move hook has just
 //! prefetched the child's TT bucket, and the child's first step waits for that bucket: the
-//! update's arithmetic fills the wait (5 % more nodes a second on `lull bench` than
+//! update's arithmetic fills the wait (3–9 % more nodes a second on `lull bench` than
 //! updating on first evaluation, paired runs). The evaluation ([`NnueStack::evaluate`])
 //! still catches up any stale frame itself, so correctness never depends on the hook. A
 //! null move changes no piece: its frame is a copy of the parent's.
@@ -176,17 +176,17 @@ impl NnueStack {
     /// The network's evaluation of `pos` (a position of the current line), from the side to
     /// move's view, after bringing its frame up to date. 0 when inactive.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        if self.net.is_none() {
-            return 0;
-        }
         let ply = pos.game_ply().saturating_sub(self.root);
-        if ply >= self.frames.len() || !self.catch_up(pos, ply) {
-            // Deeper than any search goes: from scratch rather than out of bounds.
-            return self.net.as_deref().map_or(0, |n| n.evaluate(pos.board()));
+        let fresh = ply < self.frames.len() && self.catch_up(pos, ply);
+        let Some(net) = self.net.as_deref() else {
+            return 0;
+        };
+        if fresh {
+            net.output(&self.frames[ply], pos.board())
+        } else {
+            // Deeper than any search goes, or the line's boards are missing: from scratch.
+            net.evaluate(pos.board())
         }
-        self.net
-            .as_deref()
-            .map_or(0, |n| n.output(&self.frames[ply], pos.board()))
     }
 
     /// Brings the frames up to `pos` (at `ply` from the root); false when the boards
