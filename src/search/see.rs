@@ -3,14 +3,14 @@
 //!
 //! The swap-list algorithm: play the capture, then let the sides alternate taking on the
 //! target square with their cheapest attacker, recording the speculative balance after each
-//! capture in `gain[]`. Sliding attackers behind a capturer (x-rays) appear because attackers
-//! are recomputed from the reduced occupancy after each capture. Finally the list is folded
+//! capture in `gain[]`. Sliding attackers behind a capturer (x-rays) appear because the sliding
+//! attacks are looked up again from the reduced occupancy after each capture. Finally the list is folded
 //! from the end with negamax (`gain[d-1] = -max(-gain[d-1], gain[d])`): each side may decline
 //! to continue. Details that matter: en passant removes a pawn from another square; a pawn
 //! that captures onto the last rank (in the move or during the swap) becomes a queen; a king
 //! may capture only when the opponent has no attacker left. Pins are ignored, as usual.
 
-use cozy_chess::{Board, Color, Move, Piece, Rank};
+use cozy_chess::{get_bishop_moves, get_rook_moves, BitBoard, Board, Color, Move, Piece, Rank};
 
 pub use crate::params::SEE_VALUE;
 use crate::position::attackers_to;
@@ -21,42 +21,69 @@ pub fn see_value(piece: Piece) -> i32 {
     SEE_VALUE[piece as usize]
 }
 
-/// The exchange value of a legal move, in centipawns, for the side making it.
-pub fn see(board: &Board, mv: Move) -> i32 {
+/// The move's own capture: what it wins at once (the victim, plus a promotion's gain), the
+/// value of the piece it leaves on the target square, and the occupancy after it.
+struct FirstCapture {
+    gain: i32,
+    on_square: i32,
+    occupied: BitBoard,
+}
+
+/// The first capture of `mv`'s exchange; `None` when the move exchanges nothing (castling,
+/// the king onto its own rook, or no piece on the from-square): its value is 0.
+#[inline]
+fn first_capture(board: &Board, mv: Move) -> Option<FirstCapture> {
     let us = board.side_to_move();
-    let Some(mover) = board.piece_on(mv.from) else {
-        return 0;
-    };
-    // Castling (king onto its own rook) wins nothing and loses nothing.
+    let mover = board.piece_on(mv.from)?;
     if board.colors(us).has(mv.to) {
-        return 0;
+        return None;
     }
     let mut occupied = board.occupied();
-    let mut captured_value = match board.piece_on(mv.to) {
-        Some(p) => see_value(p),
-        None => 0,
-    };
+    let mut gain = board.piece_on(mv.to).map_or(0, see_value);
     // En passant: the captured pawn stands behind the target square.
-    if mover == Piece::Pawn && captured_value == 0 && mv.from.file() != mv.to.file() {
-        captured_value = see_value(Piece::Pawn);
+    if mover == Piece::Pawn && gain == 0 && mv.from.file() != mv.to.file() {
+        gain = see_value(Piece::Pawn);
         let victim = cozy_chess::Square::new(mv.to.file(), mv.from.rank());
         occupied ^= victim.bitboard();
     }
-    let mut gain = [0i32; 40];
-    gain[0] = captured_value;
     // The value now standing on the target square, which the next capture wins.
     let mut on_square = see_value(mover);
     if let Some(promo) = mv.promotion {
-        gain[0] += see_value(promo) - see_value(Piece::Pawn);
+        gain += see_value(promo) - see_value(Piece::Pawn);
         on_square = see_value(promo);
     }
     occupied ^= mv.from.bitboard();
     occupied |= mv.to.bitboard();
-    let mut side = !us;
+    Some(FirstCapture {
+        gain,
+        on_square,
+        occupied,
+    })
+}
+
+/// The exchange value of a legal move, in centipawns, for the side making it.
+pub fn see(board: &Board, mv: Move) -> i32 {
+    first_capture(board, mv).map_or(0, |first| swap(board, mv, first))
+}
+
+/// The swap-off after the move's own capture, folded by negamax.
+fn swap(board: &Board, mv: Move, first: FirstCapture) -> i32 {
+    let FirstCapture {
+        gain: gain0,
+        mut on_square,
+        mut occupied,
+    } = first;
+    let mut gain = [0i32; 40];
+    gain[0] = gain0;
+    let mut side = !board.side_to_move();
     let mut d = 1;
     let last_rank = |color: Color| Rank::Eighth.relative_to(color);
+    let diag = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let ortho = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    // The attackers are found once; after each capture only a slider behind the capturer
+    // can join them (an x-ray), so only the sliding attacks are looked up again.
+    let mut attackers = attackers_to(board, mv.to, occupied) & !mv.to.bitboard();
     loop {
-        let attackers = attackers_to(board, mv.to, occupied) & !mv.to.bitboard();
         let ours = attackers & board.colors(side);
         if ours.is_empty() {
             break;
@@ -85,6 +112,12 @@ pub fn see(board: &Board, mv: Move) -> i32 {
             on_square = see_value(Piece::Queen);
         }
         occupied ^= from.bitboard();
+        // A knight stands on no line through the square: nothing behind it is revealed.
+        if piece != Piece::Knight {
+            attackers |= (get_bishop_moves(mv.to, occupied) & diag)
+                | (get_rook_moves(mv.to, occupied) & ortho);
+        }
+        attackers &= occupied;
         side = !side;
         d += 1;
     }
@@ -95,10 +128,25 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     gain[0]
 }
 
-/// Whether the exchange value of `mv` is at least `threshold` (the `see_ge` of modern engines).
+/// Whether the exchange value of `mv` is at least `threshold` (the `see_ge` of modern
+/// engines): exactly `see(board, mv) >= threshold`, with the swap-off skipped where two
+/// bounds already decide. The opponent may always decline to recapture, so the move wins
+/// at most its own capture; and the mover may always stop after the recapture, so it loses
+/// at most the piece it leaves on the square (unless that recapture is a pawn that promotes
+/// there).
 #[inline]
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
-    see(board, mv) >= threshold
+    let Some(first) = first_capture(board, mv) else {
+        return threshold <= 0;
+    };
+    if first.gain < threshold {
+        return false;
+    }
+    let their_promotion_rank = Rank::First.relative_to(board.side_to_move());
+    if first.gain - first.on_square >= threshold && mv.to.rank() != their_promotion_rank {
+        return true;
+    }
+    swap(board, mv, first) >= threshold
 }
 
 #[cfg(test)]
@@ -298,5 +346,123 @@ mod tests {
         let mv = pos.parse_uci_move("e1e5").unwrap();
         assert!(see_ge(pos.board(), mv, -400));
         assert!(!see_ge(pos.board(), mv, -399));
+    }
+
+    /// The swap-off as first written: every attacker looked up again from the reduced
+    /// occupancy after each capture. `see` must agree with it on every move.
+    fn see_recomputed(board: &Board, mv: Move) -> i32 {
+        let Some(FirstCapture {
+            gain: gain0,
+            mut on_square,
+            mut occupied,
+        }) = first_capture(board, mv)
+        else {
+            return 0;
+        };
+        let mut gain = vec![gain0];
+        let mut side = !board.side_to_move();
+        loop {
+            let attackers = attackers_to(board, mv.to, occupied) & !mv.to.bitboard();
+            let ours = attackers & board.colors(side);
+            let Some((piece, from)) = Piece::ALL
+                .iter()
+                .find_map(|&p| (ours & board.pieces(p)).next_square().map(|sq| (p, sq)))
+            else {
+                break;
+            };
+            if piece == Piece::King && !(attackers & board.colors(!side)).is_empty() {
+                break;
+            }
+            let mut g = on_square - gain[gain.len() - 1];
+            on_square = see_value(piece);
+            if piece == Piece::Pawn && mv.to.rank() == Rank::Eighth.relative_to(side) {
+                g += see_value(Piece::Queen) - see_value(Piece::Pawn);
+                on_square = see_value(Piece::Queen);
+            }
+            gain.push(g);
+            occupied ^= from.bitboard();
+            side = !side;
+        }
+        while gain.len() > 1 {
+            let last = gain.pop().unwrap();
+            let prev = gain.last_mut().unwrap();
+            *prev = -(-*prev).max(last);
+        }
+        gain[0]
+    }
+
+    /// Every legal move of the perft suites and of the positions a fixed pseudo-random walk
+    /// reaches from them: `see` equals the recomputing swap-off, and `see_ge` equals
+    /// `see >= threshold` at thresholds around the value and across the piece values.
+    #[test]
+    fn see_and_see_ge_agree_with_the_recomputed_swap_off() {
+        let suites = [
+            include_str!("../../assets/perft/ethereal_standard.epd"),
+            include_str!("../../assets/perft/cpw_perft_positions.epd"),
+            include_str!("../../assets/perft/frc_perftsuite.epd"),
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut moves, mut nonzero, mut early) = (0u64, 0u64, 0u64);
+        for fen in suites
+            .iter()
+            .flat_map(|s| s.lines())
+            .filter_map(|line| line.split(';').next().map(str::trim))
+            .filter(|fen| !fen.is_empty())
+        {
+            let mut board = Position::from_fen(fen).expect("suite FEN").board().clone();
+            for _ in 0..12 {
+                let mut legal = Vec::new();
+                board.generate_moves(|pm| {
+                    legal.extend(pm);
+                    false
+                });
+                if legal.is_empty() {
+                    break;
+                }
+                for &mv in &legal {
+                    let value = see(&board, mv);
+                    assert_eq!(value, see_recomputed(&board, mv), "{board} {mv}");
+                    moves += 1;
+                    nonzero += u64::from(value != 0);
+                    for t in [
+                        value - 1,
+                        value,
+                        value + 1,
+                        -975,
+                        -500,
+                        -325,
+                        -100,
+                        -75,
+                        0,
+                        1,
+                        100,
+                        325,
+                        500,
+                    ] {
+                        assert_eq!(see_ge(&board, mv, t), value >= t, "{board} {mv} {t}");
+                    }
+                    if let Some(first) = first_capture(&board, mv) {
+                        early += u64::from(first.gain - first.on_square >= -100);
+                    }
+                }
+                let mv = legal[(next() % legal.len() as u64) as usize];
+                board.play_unchecked(mv);
+            }
+        }
+        assert!(moves > 300_000, "{moves} moves");
+        assert!(
+            nonzero > 30_000,
+            "{nonzero} moves with a nonzero exchange value"
+        );
+        assert!(
+            early > 10_000,
+            "{early} moves decided without the swap-off at -100"
+        );
     }
 }
