@@ -3,10 +3,10 @@
 //!
 //! The swap-list algorithm: play the capture, then let the sides alternate taking on the
 //! target square with their cheapest attacker, recording the speculative balance after each
-//! capture in `gain[]`. Sliding attackers behind a capturer (x-rays) appear because the sliding
-//! attacks are looked up again from the reduced occupancy after each capture. Finally the list is folded
-//! from the end with negamax (`gain[d-1] = -max(-gain[d-1], gain[d])`): each side may decline
-//! to continue. Details that matter: en passant removes a pawn from another square; a pawn
+//! capture in `gain[]`. Sliding attackers behind a capturer (x-rays) appear because the
+//! sliding attacks are looked up again from the reduced occupancy after each capture. Finally
+//! the list is folded from the end with negamax (`gain[d-1] = -max(-gain[d-1], gain[d])`):
+//! each side may decline to continue. Details that matter: en passant removes a pawn from another square; a pawn
 //! that captures onto the last rank (in the move or during the swap) becomes a queen; a king
 //! may capture only when the opponent has no attacker left. Pins are ignored, as usual.
 
@@ -448,7 +448,11 @@ mod tests {
                         assert_eq!(see_ge(&board, mv, t), value >= t, "{board} {mv} {t}");
                     }
                     if let Some(first) = first_capture(&board, mv) {
-                        early += u64::from(first.gain - first.on_square >= -100);
+                        let their_promotion_rank = Rank::First.relative_to(board.side_to_move());
+                        early += u64::from(
+                            first.gain - first.on_square >= -100
+                                && mv.to.rank() != their_promotion_rank,
+                        );
                     }
                 }
                 let mv = legal[(next() % legal.len() as u64) as usize];
