@@ -1,14 +1,14 @@
 //! Static exchange evaluation (SEE): the material outcome of the whole sequence of captures
 //! on one square, each side capturing with its least valuable attacker and free to stop.
 //!
-//! The swap-list algorithm: play the capture, then let the sides alternate taking on the
-//! target square with their cheapest attacker, recording the speculative balance after each
-//! capture in `gain[]`. Sliding attackers behind a capturer (x-rays) appear because the
-//! sliding attacks are looked up again from the reduced occupancy after each capture. Finally
-//! the list is folded from the end with negamax (`gain[d-1] = -max(-gain[d-1], gain[d])`):
-//! each side may decline to continue. Details that matter: en passant removes a pawn from another square; a pawn
-//! that captures onto the last rank (in the move or during the swap) becomes a queen; a king
-//! may capture only when the opponent has no attacker left. Pins are ignored, as usual.
+//! The swap-list algorithm: play the capture, then let the sides alternate taking on the target
+//! square with their cheapest attacker, recording the speculative balance after each capture in
+//! `gain[]`. Sliding attackers behind a capturer (x-rays) appear because the sliding attacks are
+//! looked up again from the reduced occupancy after each capture. Finally the list is folded from
+//! the end with negamax (`gain[d-1] = -max(-gain[d-1], gain[d])`): each side may decline to
+//! continue. Details that matter: en passant removes a pawn from another square; a pawn that
+//! captures onto the last rank (in the move or during the swap) becomes a queen; a king may capture
+//! only when the opponent has no attacker left. Pins are ignored, as usual.
 
 use cozy_chess::{get_bishop_moves, get_rook_moves, BitBoard, Board, Color, Move, Piece, Rank};
 
