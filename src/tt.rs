@@ -71,6 +71,26 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// `eval`, or this entry's score where its bound says that the searched score is nearer
+    /// the truth: a lower bound above `eval`, an upper bound below it, an exact score (never
+    /// a mate or tablebase score). What both searches prune and stand pat by.
+    #[inline]
+    pub fn sharpen(&self, eval: i32) -> i32 {
+        let nearer = self.score.abs() < TB_BOUND
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.score > eval,
+                Bound::Upper => self.score < eval,
+            };
+        if nearer {
+            self.score
+        } else {
+            eval
+        }
+    }
+}
+
 const ENTRIES_PER_BUCKET: usize = 4;
 
 #[repr(align(64))]

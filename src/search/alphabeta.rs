@@ -10,7 +10,7 @@ use crate::position::Position;
 use crate::tt::{Bound, TtEntry};
 
 use super::movepick::{MovePicker, Picked, Stage};
-use super::ordering::{cont_key, NO_CONT};
+use super::ordering::{cont_key, pawn_row, NO_CONT};
 use super::pruning::{Cut, LoopMove, MoveLoop, Node, Tried};
 use super::qsearch::QNode;
 use super::searcher::Searcher;
@@ -109,6 +109,7 @@ impl Searcher {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        self.stack[ply].pawn_row = pawn_row(pos.board());
         if !node.root {
             if pos.is_draw(ply) {
                 self.note(&node, depth, alpha, beta, WhyKind::Draw);
@@ -658,17 +659,7 @@ fn tt_cutoff(e: &TtEntry, node: &Node, depth: i32, alpha: i32, beta: i32) -> Opt
 /// where its bound says it is more accurate than the static evaluation, it is taken instead.
 fn pruning_eval(entry: Option<&TtEntry>, static_eval: i32, in_check: bool) -> i32 {
     match entry {
-        Some(e)
-            if !in_check
-                && e.score.abs() < TB_BOUND
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score > static_eval,
-                    Bound::Upper => e.score < static_eval,
-                } =>
-        {
-            e.score
-        }
+        Some(e) if !in_check => e.sharpen(static_eval),
         _ => static_eval,
     }
 }

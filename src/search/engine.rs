@@ -376,6 +376,8 @@ impl Engine {
         let net = self.use_nnue.then(|| self.network.clone()).flatten();
         if let Some(main) = self.threads.first_mut() {
             main.nnue.start(net.clone(), pos);
+            // Without memory for the pawn history the main thread orders without it.
+            main.tables.ensure_pawn_history();
         }
         let control = Arc::clone(&self.control);
         let (main, helpers) = self.threads.split_first_mut().expect("at least one thread");
@@ -397,8 +399,10 @@ impl Engine {
                 // is made here, so that its history never grows while it searches.
                 let mut hpos = pos.clone();
                 hpos.reserve_plies(MAX_PLY + 2);
-                // Its accumulators too; a helper without memory for them is left out.
-                let ready = helper.nnue.start(net.clone(), pos);
+                // Its accumulators and pawn history too; a helper without memory for them is
+                // left out.
+                let ready =
+                    helper.nnue.start(net.clone(), pos) && helper.tables.ensure_pawn_history();
                 let late = !limits.ponder && tm.hard_expired();
                 let room = address_space_left(SPAWN_HEADROOM);
                 if !ready || late || !room || control.stop.load(Ordering::Relaxed) {

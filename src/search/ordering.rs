@@ -1,6 +1,7 @@
 //! The tables that order moves, learned as the search goes: killer moves, counter-moves, the
-//! history heuristic of quiet moves (from-to and continuation histories) and, as an option,
-//! the capture history. The picker that uses them is in [`movepick`](super::movepick).
+//! history heuristic of quiet moves (from-to, continuation and pawn-structure histories) and,
+//! as an option, the capture history. The picker that uses them is in
+//! [`movepick`](super::movepick).
 
 use std::mem::MaybeUninit;
 
@@ -41,6 +42,8 @@ pub struct QuietContext {
     /// Our own move two moves before this node (four plies up): it orders and learns, but
     /// the reductions and pruning read only the first two.
     pub prev4: usize,
+    /// Row of the pawn history: the node's pawn structure ([`pawn_row`]).
+    pub pawn: usize,
 }
 
 impl QuietContext {
@@ -49,7 +52,22 @@ impl QuietContext {
         prev1: NO_CONT,
         prev2: NO_CONT,
         prev4: NO_CONT,
+        pawn: 0,
     };
+}
+
+/// Rows of the pawn history (a power of two).
+pub const PAWN_HISTORY_ROWS: usize = 512;
+
+/// The pawn-history row of a board: a multiplicative hash of both sides' pawn bitboards, so
+/// that positions with the same pawn structure share a row.
+#[inline]
+pub fn pawn_row(board: &cozy_chess::Board) -> usize {
+    let pawns = board.pieces(Piece::Pawn);
+    let white = (pawns & board.colors(Color::White)).0;
+    let black = (pawns & board.colors(Color::Black)).0;
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> (64 - PAWN_HISTORY_ROWS.trailing_zeros())) as usize
 }
 
 /// The quiet moves a node has searched, with their continuation keys: when one of them
@@ -121,6 +139,11 @@ pub struct OrderingTables {
     /// Capture history: success of captures by moving piece (with its colour), destination
     /// and captured piece type, indexed `[colour * 6 + piece][to][victim]`.
     pub captures: Box<[[[i16; 6]; 64]; 12]>,
+    /// Pawn history: success of a quiet move (piece, to) in positions with the same pawn
+    /// structure (Stockfish's pawn history), indexed `[pawn_row][cont_key]`. Allocated when
+    /// the thread starts a search ([`Self::ensure_pawn_history`]), not with the tables: a
+    /// helper thread without memory for it is left out. `None` until then.
+    pub pawn: Option<Box<[[i16; 768]; PAWN_HISTORY_ROWS]>>,
     /// Whether captures are ordered by victim and capture history instead of MVV-LVA (the
     /// `CaptureHistory` option, set by the searcher for each search).
     pub use_capture_history: bool,
@@ -144,8 +167,24 @@ impl OrderingTables {
                 .expect("769 rows"),
             counters: Box::new([None; 769]),
             captures: Box::new([[[0; 6]; 64]; 12]),
+            pawn: None,
             use_capture_history: false,
         }
+    }
+
+    /// Allocates the pawn history if it is not there yet (zeroed); false when there is no
+    /// memory for it (the search then orders without it).
+    pub fn ensure_pawn_history(&mut self) -> bool {
+        if self.pawn.is_some() {
+            return true;
+        }
+        let mut rows: Vec<[i16; 768]> = Vec::new();
+        if rows.try_reserve_exact(PAWN_HISTORY_ROWS).is_err() {
+            return false;
+        }
+        rows.resize(PAWN_HISTORY_ROWS, [0; 768]);
+        self.pawn = rows.into_boxed_slice().try_into().ok();
+        self.pawn.is_some()
     }
 
     /// Forgets everything (ucinewgame).
@@ -157,6 +196,11 @@ impl OrderingTables {
         }
         self.counters.fill(None);
         *self.captures = [[[0; 6]; 64]; 12];
+        if let Some(pawn) = self.pawn.as_mut() {
+            for row in pawn.iter_mut() {
+                row.fill(0);
+            }
+        }
     }
 
     /// Capture history of `piece` (of `color`) taking a `victim` on `to`.
@@ -197,10 +241,15 @@ impl OrderingTables {
     }
 
     /// Ordering score of a quiet move in the picker: [`Self::quiet_score`] plus the
-    /// continuation history of our move four plies up.
+    /// continuation history of our move four plies up and the pawn history.
     #[inline]
     pub fn quiet_order_score(&self, color: Color, mv: Move, key: usize, ctx: QuietContext) -> i32 {
-        self.quiet_score(color, mv, key, ctx) + i32::from(self.continuation[ctx.prev4][key])
+        self.quiet_score(color, mv, key, ctx)
+            + i32::from(self.continuation[ctx.prev4][key])
+            + self
+                .pawn
+                .as_ref()
+                .map_or(0, |p| i32::from(p[ctx.pawn][key]))
     }
 
     /// Moves the history of `mv` towards +/- HISTORY_MAX ("gravity": large values grow slowly).
@@ -211,7 +260,8 @@ impl OrderingTables {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 
-    /// Updates every history of a quiet move (from-to and the three continuations).
+    /// Updates every history of a quiet move (from-to, the three continuations and the pawn
+    /// history).
     #[inline]
     pub fn update_quiet(
         &mut self,
@@ -226,6 +276,9 @@ impl OrderingTables {
             if prev != NO_CONT {
                 gravity(&mut self.continuation[prev][key], bonus);
             }
+        }
+        if let Some(pawn) = self.pawn.as_mut() {
+            gravity(&mut pawn[ctx.pawn][key], bonus);
         }
     }
 

@@ -192,6 +192,7 @@ impl Searcher {
         let key = pos.hash();
         let mut tt_move = None;
         let mut tt_eval = None;
+        let mut tt_entry = None;
         if use_tt {
             let entry = self.tt.probe(key, ply);
             self.stats.q_tt_probe(entry.is_some());
@@ -199,6 +200,7 @@ impl Searcher {
                 tt_move = e.mv;
                 if !in_check {
                     tt_eval = Some(e.eval);
+                    tt_entry = Some(e);
                 }
                 let usable = e.depth >= tt_depth && e.bound.settles(e.score, alpha, beta);
                 if !pv_node && usable {
@@ -230,10 +232,13 @@ impl Searcher {
         // In check there is no standing pat: every evasion is searched and none means mate.
         let static_eval;
         let mut best_score;
+        // What delta pruning measures from (Step 8b): the stand pat of the evaluation.
+        let stand_pat;
         if in_check {
             self.stats.evasion_nodes += 1;
             static_eval = -INFINITY;
             best_score = -MATE + ply as i32;
+            stand_pat = best_score;
         } else {
             self.stats.standpat_nodes += 1;
             static_eval = tt_eval.unwrap_or_else(|| self.evaluate(pos));
@@ -251,6 +256,14 @@ impl Searcher {
                     return (0, QEnd::Stopped);
                 }
             }
+            stand_pat = best_score;
+
+            // Step 6b. A TT score is a searched value: where its bound says it is nearer the
+            // truth than the stand pat, it stands in its place (as the main search prunes by
+            // it, Step 5 there).
+            if let Some(e) = tt_entry {
+                best_score = e.sharpen(best_score);
+            }
 
             self.trace_event(QTrace::StandPat(best_score));
             if best_score >= beta {
@@ -262,7 +275,6 @@ impl Searcher {
             }
             alpha = alpha.max(best_score);
         }
-        let stand_pat = best_score;
 
         // Step 7. Generate and order the moves (see `MovePicker::quiescence`): in check every
         // evasion, otherwise the forcing moves the options ask for, each with its SEE. No

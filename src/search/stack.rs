@@ -44,6 +44,8 @@ pub struct StackFrame {
     /// The move made at this ply when it is quiet (`None` for a capture, a promotion or a
     /// null move): the child that fails low rewards it (the prior counter-move bonus).
     pub quiet_move: Option<cozy_chess::Move>,
+    /// The pawn-history row of the node at this ply (set when the node starts).
+    pub pawn_row: usize,
 }
 
 impl StackFrame {
@@ -55,6 +57,7 @@ impl StackFrame {
         excluded: None,
         double_extensions: 0,
         quiet_move: None,
+        pawn_row: 0,
     };
 }
 
@@ -102,6 +105,7 @@ impl SearchStack {
             } else {
                 NO_CONT
             },
+            pawn: self.frames[ply].pawn_row,
         }
     }
 }

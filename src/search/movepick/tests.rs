@@ -250,6 +250,7 @@ fn killers_and_counter_moves_come_only_when_legal_quiet_and_new() {
         prev1: 7,
         prev2: NO_CONT,
         prev4: NO_CONT,
+        pawn: 0,
     };
     for (killers, counter, tt, want) in [
         // A capture or an illegal move is no killer; the quiet one is.
