@@ -191,7 +191,7 @@ impl Searcher {
         };
         let key = pos.hash();
         let mut tt_move = None;
-        let mut tt_eval = None;
+        // The entry when not in check: its static evaluation and, for the stand pat, its score.
         let mut tt_entry = None;
         if use_tt {
             let entry = self.tt.probe(key, ply);
@@ -199,7 +199,6 @@ impl Searcher {
             if let Some(e) = entry {
                 tt_move = e.mv;
                 if !in_check {
-                    tt_eval = Some(e.eval);
                     tt_entry = Some(e);
                 }
                 let usable = e.depth >= tt_depth && e.bound.settles(e.score, alpha, beta);
@@ -241,7 +240,7 @@ impl Searcher {
             stand_pat = best_score;
         } else {
             self.stats.standpat_nodes += 1;
-            static_eval = tt_eval.unwrap_or_else(|| self.evaluate(pos));
+            static_eval = tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             best_score = static_eval;
 
             // Step 6a. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
@@ -267,7 +266,7 @@ impl Searcher {
 
             self.trace_event(QTrace::StandPat(best_score));
             if best_score >= beta {
-                if use_tt && tt_eval.is_none() {
+                if use_tt && tt_entry.is_none() {
                     self.tt
                         .store(key, None, best_score, static_eval, 0, Bound::Lower, ply);
                 }
