@@ -197,9 +197,7 @@ impl OrderingTables {
         self.counters.fill(None);
         *self.captures = [[[0; 6]; 64]; 12];
         if let Some(pawn) = self.pawn.as_mut() {
-            for row in pawn.iter_mut() {
-                row.fill(0);
-            }
+            pawn.fill([0; 768]);
         }
     }
 
