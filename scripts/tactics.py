@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side-by-side tactical suites for any UCI engines (issue #15's table).
+"""Side-by-side tactical suites for any UCI engines (the tactics table of docs/measurements.md).
 
 Every engine gets the same positions, one thread, the same hash and the same time per position,
 through the same UCI client (python-chess), so Lull's numbers and its opponents' are measured
@@ -11,9 +11,9 @@ alike. Two kinds of suite:
   engine's last reported score before `bestmove` is a mate in at most N moves for the side to move.
 
     python3 scripts/tactics.py --engine lull=target/release/lull \\
-        --engine glaurung=/usr/games/glaurung --epd ../shared/data/suites/wac.epd --movetime 1000
+        --engine glaurung=/usr/games/glaurung --epd assets/wac.epd --movetime 1000
     python3 scripts/tactics.py --engine lull=target/release/lull \\
-        --mates ../shared/data/suites/mate_in_{2,3,4,5,6}.epd --sample 50 --seed 1 --movetime 200
+        --mates suites/mate_in_{2,3,4,5,6}.epd --sample 50 --seed 1 --movetime 200
 
 `--jobs` engines run side by side (one per core at most, or the clock is shared). `--json FILE`
 writes every position's record.

@@ -1,4 +1,4 @@
-//! The shape of the source tree that docs/architecture.md promises (issue #13): imports
+//! The shape of the source tree that docs/architecture.md promises: imports
 //! between the top-level modules of `src/` run one way (no circle), the quiescence node stays
 //! short enough to read, `main.rs` is a dispatcher, and one move picker serves both searches.
 //! The page itself is checked against the source: every name it cites in backticks (module,

@@ -257,6 +257,34 @@ fn no_doc_speaks_of_work_sessions() {
     assert!(found.is_empty(), "work sessions named at {found:?}");
 }
 
+/// User-facing docs state their targets and commands themselves: they do not point at the
+/// tracker's issues or at folders outside the clone.
+#[test]
+fn no_doc_points_at_issues_or_outside_the_clone() {
+    const PHRASES: [&str; 5] = [
+        "the issue's",
+        "the issue asks",
+        "issue #",
+        "../shared",
+        "other sessions",
+    ];
+    let mut found = Vec::new();
+    for path in doc_files() {
+        let Ok(content) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for (n, line) in content.to_ascii_lowercase().lines().enumerate() {
+            for phrase in PHRASES.iter().filter(|p| line.contains(*p)) {
+                found.push(format!("{}:{} ({phrase})", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "docs point at issues or outside files: {found:?}"
+    );
+}
+
 /// The lichess-bot snippet of the README parses as YAML with the keys lichess-bot reads.
 #[test]
 fn the_lichess_bot_snippet_is_valid_yaml() {

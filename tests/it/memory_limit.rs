@@ -1,6 +1,6 @@
 //! Drives the real `lull` binary under a virtual memory limit (`ulimit -v`) with more search
 //! threads than fit in it: the helper threads that cannot be started are left out, and the
-//! search still answers within its time limit, over UCI and over XBoard (issue #17).
+//! search still answers within its time limit, over UCI and over XBoard.
 //!
 //! Each test owns one engine process (`common::EngineProcess`); a system whose `sh` cannot
 //! set the limit skips the test with a message.

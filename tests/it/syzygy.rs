@@ -1,4 +1,4 @@
-//! Syzygy tablebases (issue 17): the probes agree with python-chess's own prober on thousands
+//! Syzygy tablebases: the probes agree with python-chess's own prober on thousands
 //! of positions, Lull converts won endings to mate and holds a drawn one in games against
 //! itself, `tbhits` shows in `info` lines, and bad `SyzygyPath` values (UCI and XBoard) get an
 //! error line while the engine carries on.

@@ -1,4 +1,4 @@
-//! Random and mutated command lines carried out by a real session (issue #17): sequences of
+//! Random and mutated command lines carried out by a real session: sequences of
 //! the lines of `proptest_inputs` handed to `Uci::handle` and `Xboard::handle`, which check
 //! positions, moves and option values and start searches. No line may panic, also not inside
 //! a search thread (the session would catch it), and no sequence may hang.

@@ -1,4 +1,4 @@
-//! Random and mutated input for every parser of outside text (issue #17): the UCI and XBoard
+//! Random and mutated input for every parser of outside text: the UCI and XBoard
 //! line parsers, FEN, EPD, PGN, Polyglot books and network files (`EvalFile`). Each property says that the parser does not
 //! panic (nor makes a panic that something catches) and that what it accepts is consistent:
 //! fields in range, FENs that read back to the same position, moves that are legal, books in
