@@ -234,24 +234,33 @@ fn the_readme_horizon_example_is_what_the_binary_prints() {
     );
 }
 
-/// User-facing docs speak of the project and its versions, not of work sessions.
-#[test]
-fn no_doc_speaks_of_work_sessions() {
-    let mut found = Vec::new();
+/// Every line of the user-facing docs, lower-cased, as (where, line): the scan of the tests
+/// below.
+fn doc_lines() -> Vec<(String, String)> {
+    let mut lines = Vec::new();
     for path in doc_files() {
         let Ok(content) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let lower = content.to_ascii_lowercase();
-        for (n, line) in lower.lines().enumerate() {
-            let mut rest = line;
-            while let Some(i) = rest.find("session ") {
-                let after = &rest[i + "session ".len()..];
-                if after.starts_with(|c: char| c.is_ascii_digit()) {
-                    found.push(format!("{}:{}", path.display(), n + 1));
-                }
-                rest = after;
+        for (n, line) in content.to_ascii_lowercase().lines().enumerate() {
+            lines.push((format!("{}:{}", path.display(), n + 1), line.to_string()));
+        }
+    }
+    lines
+}
+
+/// User-facing docs speak of the project and its versions, not of work sessions.
+#[test]
+fn no_doc_speaks_of_work_sessions() {
+    let mut found = Vec::new();
+    for (at, line) in doc_lines() {
+        let mut rest = line.as_str();
+        while let Some(i) = rest.find("session ") {
+            let after = &rest[i + "session ".len()..];
+            if after.starts_with(|c: char| c.is_ascii_digit()) {
+                found.push(at.clone());
             }
+            rest = after;
         }
     }
     assert!(found.is_empty(), "work sessions named at {found:?}");
@@ -268,17 +277,16 @@ fn no_doc_points_at_issues_or_outside_the_clone() {
         "../shared",
         "other sessions",
     ];
-    let mut found = Vec::new();
-    for path in doc_files() {
-        let Ok(content) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        for (n, line) in content.to_ascii_lowercase().lines().enumerate() {
-            for phrase in PHRASES.iter().filter(|p| line.contains(*p)) {
-                found.push(format!("{}:{} ({phrase})", path.display(), n + 1));
-            }
-        }
-    }
+    let found: Vec<String> = doc_lines()
+        .into_iter()
+        .flat_map(|(at, line)| {
+            PHRASES
+                .iter()
+                .filter(|p| line.contains(**p))
+                .map(|p| format!("{at} ({p})"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     assert!(
         found.is_empty(),
         "docs point at issues or outside files: {found:?}"

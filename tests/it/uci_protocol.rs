@@ -428,8 +428,8 @@ const CHESS960_CASTLING: [(&str, [&str; 2]); 3] = [
 
 #[test]
 fn fen_with_castling_standard_chess_cannot_write_needs_uci_chess960() {
-    // d1c1 was both the castle and the king's step, c1c1 a castle, and the right
-    // of the b1 rook was printed back as Q (the a1 rook).
+    // In standard notation d1c1 was both the castle and the king's step, c1c1 a castle,
+    // and the right of the b1 rook was printed back as Q (the a1 rook).
     let mut e = Engine::start();
     e.prior_position();
     for (fen, _) in CHESS960_CASTLING {

@@ -430,7 +430,7 @@ fn setboard_sets_the_position_and_a_bad_fen_keeps_the_previous_one() {
 
 #[test]
 fn setboard_with_castling_standard_chess_cannot_write_needs_fischerandom() {
-    // e1g1-style notation cannot say which move these castlings are.
+    // e1g1-style notation cannot say which move these castlings are: FRC notation is needed.
     let mut e = session();
     e.send("force");
     let fen = "r3k2r/ppp2ppp/2n5/3q4/8/2N5/PPP2PPP/R3K2R w KQkq - 0 12";
@@ -460,7 +460,7 @@ fn setboard_with_castling_standard_chess_cannot_write_needs_fischerandom() {
 
 #[test]
 fn a_take_back_that_fails_in_analysis_mode_leaves_the_analysis_running() {
-    // the error was printed, and the analysis had stopped.
+    // A failed take-back used to print its error and stop the analysis.
     let mut e = session();
     e.send("force");
     e.send("analyze");
