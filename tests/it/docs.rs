@@ -277,16 +277,12 @@ fn no_doc_points_at_issues_or_outside_the_clone() {
         "../shared",
         "other sessions",
     ];
-    let found: Vec<String> = doc_lines()
-        .into_iter()
-        .flat_map(|(at, line)| {
-            PHRASES
-                .iter()
-                .filter(|p| line.contains(**p))
-                .map(|p| format!("{at} ({p})"))
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let mut found = Vec::new();
+    for (at, line) in doc_lines() {
+        for phrase in PHRASES.iter().filter(|p| line.contains(*p)) {
+            found.push(format!("{at} ({phrase})"));
+        }
+    }
     assert!(
         found.is_empty(),
         "docs point at issues or outside files: {found:?}"

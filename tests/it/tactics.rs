@@ -170,10 +170,10 @@ fn tactical_search(fen: &str, depth: i32) -> (i32, Vec<cozy_chess::Move>) {
 
 #[test]
 fn tactical_mode_finds_the_example_mates_in_two_early() {
-    // The examples of docs/measurements.md: WAC.001 (Qg6 fxg6 Nxg6#, or Qg6 gxf6 Qh7#) a mate by depth 5, the
-    // two others (Ne7 and Ne4) their mate in 2 by depth 6. In TacticalMode they are at depths
-    // 2, 2 and 5 (the play settings, at depth 7: WAC.001 short of mate, the others a mate in 3
-    // and a mate in 4).
+    // The examples of docs/measurements.md: WAC.001 (Qg6 fxg6 Nxg6#, or Qg6 gxf6 Qh7#) a
+    // mate by depth 5, the two others (Ne7 and Ne4) their mate in 2 by depth 6. In
+    // TacticalMode they are at depths 2, 2 and 5 (the play settings, at depth 7: WAC.001 short
+    // of mate, the others a mate in 3 and a mate in 4).
     let cases = [
         (
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
