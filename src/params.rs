@@ -58,6 +58,16 @@ pub const HISTORY_BONUS_PER_DEPTH: i32 = 150;
 pub const HISTORY_BONUS_BASE: i32 = 100;
 /// See HISTORY_BONUS_PER_DEPTH.
 pub const HISTORY_BONUS_MAX: i32 = 1500;
+/// Correction history (`search/correction.rs`): each entry stays within +/- this (entry
+/// units); an update moves it by at most a quarter of it.
+pub const CORRECTION_LIMIT: i32 = 1024;
+/// The pawn-structure entry's weight: it corrects the evaluation by entry * weight /
+/// CORRECTION_SCALE centipawns (at most 19 cp).
+pub const CORRECTION_PAWN_WEIGHT: i32 = 2400;
+/// Weight of each side's non-pawn entry (at most 20 cp each).
+pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 2600;
+/// See CORRECTION_PAWN_WEIGHT.
+pub const CORRECTION_SCALE: i32 = 131_072;
 /// Late move reductions: one ply less per this much quiet-move history (all three tables).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Main search: a quiet move that gives a direct check and whose static exchange value is at

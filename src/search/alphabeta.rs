@@ -54,6 +54,27 @@ impl Searcher {
         }
     }
 
+    /// Step 5. The static evaluation of the node at `ply` (`-INFINITY` in check), corrected
+    /// by the correction history; the frame keeps it and the raw one (which the TT keeps).
+    #[inline]
+    fn static_eval(
+        &mut self,
+        pos: &Position,
+        entry: Option<&TtEntry>,
+        in_check: bool,
+        ply: usize,
+    ) -> i32 {
+        let (raw, corrected) = if in_check {
+            (-INFINITY, -INFINITY)
+        } else {
+            let raw = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            (raw, self.tables.correction.correct(pos.board(), raw))
+        };
+        self.stack[ply].static_eval = corrected;
+        self.stack[ply].raw_eval = raw;
+        corrected
+    }
+
     /// Ends a node with `cut`, noting why.
     #[inline]
     fn end(&mut self, node: &Node, depth: i32, alpha: i32, beta: i32, cut: Cut) -> i32 {
@@ -179,12 +200,7 @@ impl Searcher {
         // Step 5. Static evaluation, and whether it improved over our previous move's
         // ("improving": prune less when things are getting worse for us). Killers of the
         // grandchildren are stale: clear them.
-        let static_eval = if node.in_check {
-            -INFINITY
-        } else {
-            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
-        };
-        self.stack[ply].static_eval = static_eval;
+        let static_eval = self.static_eval(pos, entry.as_ref(), node.in_check, ply);
         let improving = !node.in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         if ply + 2 <= MAX_PLY {
             self.tables.killers[ply + 2] = [None; 2];
@@ -354,8 +370,15 @@ impl Searcher {
             Bound::of(best_score, original_alpha, beta)
         };
         if excluded.is_none() {
+            let raw_eval = self.stack[ply].raw_eval;
             self.tt
-                .store(key, best_move, best_score, static_eval, depth, bound, ply);
+                .store(key, best_move, best_score, raw_eval, depth, bound, ply);
+        }
+
+        // Step 13. The search's verdict against the static evaluation teaches the correction
+        // history.
+        if !node.in_check && excluded.is_none() {
+            self.learn_correction(pos, depth, best_move, (best_score, bound), static_eval);
         }
         best_score
     }
@@ -579,54 +602,6 @@ impl Searcher {
                 self.tables.update_quiet(l.us, q, qkey, l.ctx, -bonus);
             }
         }
-    }
-}
-
-impl Searcher {
-    /// The history bonus of a cutoff at `depth` (the malus of the moves it refuted).
-    #[inline]
-    fn history_bonus(&self, depth: i32) -> i32 {
-        let t = &self.options.tunables;
-        (t[Tunable::HistoryBonusPerDepth] * depth - HISTORY_BONUS_BASE)
-            .min(t[Tunable::HistoryBonusMax])
-    }
-
-    /// Step 11b. The opponent's quiet move that led to the node at `ply`, where no move
-    /// of ours raised alpha, gains the bonus of a cutoff at `depth` in its histories.
-    fn reward_prior_quiet(&mut self, pos: &Position, ply: usize, depth: i32) {
-        if let Some(prev) = self.stack[ply - 1].quiet_move {
-            let (key, ctx) = (
-                self.stack[ply - 1].cont_key,
-                self.stack.quiet_context(ply - 1),
-            );
-            let bonus = self.history_bonus(depth);
-            let them = !pos.side_to_move();
-            self.tables.update_quiet(them, prev, key, ctx, bonus);
-        }
-    }
-
-    /// Step 4. A TT cutoff that fails high: a quiet TT move gains in the histories the bonus
-    /// of a cutoff at `depth`, as if it had been searched and had cut (Stockfish's TT-cutoff
-    /// bonus).
-    #[inline]
-    fn reward_tt_cutoff(&mut self, pos: &Position, ply: usize, depth: i32, tt_move: Option<Move>) {
-        let Some(mv) = tt_move.filter(|&m| !pos.is_capture(m) && m.promotion.is_none()) else {
-            return;
-        };
-        let us = pos.side_to_move();
-        // (A TT move is checked for legality only by the picker: this one must at least be
-        // a move of our own piece.)
-        let Some(piece) = pos
-            .board()
-            .piece_on(mv.from)
-            .filter(|_| pos.board().colors(us).has(mv.from))
-        else {
-            return;
-        };
-        let bonus = self.history_bonus(depth);
-        let ctx = self.stack.quiet_context(ply);
-        self.tables
-            .update_quiet(us, mv, cont_key(us, piece, mv.to), ctx, bonus);
     }
 }
 

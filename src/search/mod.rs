@@ -9,6 +9,7 @@
 
 pub mod alphabeta;
 pub mod control;
+pub mod correction;
 pub mod engine;
 pub mod iterate;
 mod lmr;
@@ -17,6 +18,7 @@ pub mod ordering;
 pub mod pruning;
 pub mod qsearch;
 pub mod report;
+mod reward;
 pub mod searcher;
 pub mod see;
 pub mod settings;

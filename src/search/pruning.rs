@@ -316,7 +316,7 @@ impl Searcher {
                     key,
                     Some(mv),
                     score,
-                    static_eval,
+                    self.stack[ply].raw_eval,
                     stored_depth,
                     Bound::Lower,
                     ply,

@@ -241,7 +241,9 @@ impl Searcher {
         } else {
             self.stats.standpat_nodes += 1;
             static_eval = tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
-            best_score = static_eval;
+            // The stand pat is the evaluation corrected by the correction history (the TT
+            // keeps it raw).
+            best_score = self.tables.correction.correct(pos.board(), static_eval);
 
             // Step 6a. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
             // what the opponent's captures would win if we passed (see `null_move_threat`).

@@ -31,6 +31,8 @@ use super::ordering::{QuietContext, NO_CONT};
 pub struct StackFrame {
     /// Static evaluation of the node at this ply (`-INFINITY` in check), for "improving".
     pub static_eval: i32,
+    /// The evaluation of the node at this ply before correction (what the TT keeps).
+    pub raw_eval: i32,
     /// Continuation key (piece, to) of the move made at this ply ([`NO_CONT`] for a null
     /// move), for the counter-move and continuation histories of the plies below.
     pub cont_key: usize,
@@ -52,6 +54,7 @@ impl StackFrame {
     /// A frame before anything was searched.
     pub const EMPTY: Self = Self {
         static_eval: 0,
+        raw_eval: 0,
         cont_key: NO_CONT,
         after_null: false,
         excluded: None,

@@ -218,9 +218,10 @@ fn tactical_mode_searches_the_quiet_threat_that_futility_pruned() {
     // mate_in_5.epd line 469: Bxf7+ Kd8 Ng5 (quiet, threatening Ne6#) Qc4 Rd5 Qf1+ Rxf1 h6
     // Ne6#. With futility pruning, Ng5 was pruned three plies from the horizon (eval +56,
     // margin 360, below alpha) and TacticalMode reported a mate in 7 at depths 10 and 11, the
-    // mate in 5 from depth 12. Without it the mate in 5 stands at depth 10.
+    // mate in 5 from depth 12. Without it the mate in 5 stands from depth 11 (depth 10 shows
+    // a mate in 7 first).
     let fen = "r1b1k1nr/1p1n1pbp/p1pQ2p1/4p3/2B1PB2/2q2N2/P1P2PPP/1R1R2K1 w - - 0 1";
-    let (score, pv) = tactical_search(fen, 10);
+    let (score, pv) = tactical_search(fen, 11);
     assert_eq!(mate_moves(score), Some(5), "score {score}");
     let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
     assert_eq!(line.first().map(String::as_str), Some("c4f7"), "{line:?}");
