@@ -218,8 +218,9 @@ fn tactical_mode_searches_the_quiet_threat_that_futility_pruned() {
     // mate_in_5.epd line 469: Bxf7+ Kd8 Ng5 (quiet, threatening Ne6#) Qc4 Rd5 Qf1+ Rxf1 h6
     // Ne6#. With futility pruning, Ng5 was pruned three plies from the horizon (eval +56,
     // margin 360, below alpha) and TacticalMode reported a mate in 7 at depths 10 and 11, the
-    // mate in 5 from depth 12. Without it the mate in 5 stands from depth 11 (depth 10 shows
-    // a mate in 7 first).
+    // mate in 5 from depth 12; without it, from depth 10. Since the correction history
+    // (`cc8a3f6`) both show a mate in 7 at depth 10 and the mate in 5 from depth 11, so this
+    // test now holds the mate and its line at depth 11, no longer futility's part in it.
     let fen = "r1b1k1nr/1p1n1pbp/p1pQ2p1/4p3/2B1PB2/2q2N2/P1P2PPP/1R1R2K1 w - - 0 1";
     let (score, pv) = tactical_search(fen, 11);
     assert_eq!(mate_moves(score), Some(5), "score {score}");
