@@ -214,7 +214,7 @@ fn tactical_mode_finds_the_example_mates_in_two_early() {
 }
 
 #[test]
-fn tactical_mode_searches_the_quiet_threat_that_futility_pruned() {
+fn tactical_mode_finds_the_mate_behind_a_quiet_threat() {
     // mate_in_5.epd line 469: Bxf7+ Kd8 Ng5 (quiet, threatening Ne6#) Qc4 Rd5 Qf1+ Rxf1 h6
     // Ne6#. With futility pruning, Ng5 was pruned three plies from the horizon (eval +56,
     // margin 360, below alpha) and TacticalMode reported a mate in 7 at depths 10 and 11, the
