@@ -270,6 +270,11 @@ pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 pub const SE_DOUBLE_MARGIN: i32 = 20;
 /// The most double extensions on one line.
 pub const SE_DOUBLE_MAX: u8 = 6;
+/// A singular TT move is not extended once its TT score is this many centipawns or more
+/// from zero: the game is decided, and deepening the best line that does not mate yet
+/// only delays the iteration that finds the mate (the multi-cut and the negative extension
+/// stay).
+pub const SE_DECIDED_SCORE: i32 = 1000;
 
 /// One number of the main search that a tuner may change (`lull spsa`): its name, its default
 /// (the constant above it stands for), the range the tuner keeps it in, and the size of SPSA's

@@ -388,7 +388,8 @@ impl Searcher {
     /// singular, -1 when the TT score already beats beta and another move came close: a
     /// negative extension), or `Err(score)` to end the node (multi-cut). Tested only deep
     /// enough, with a TT entry from a search nearly as deep that is no upper bound, and only
-    /// within twice the iteration's depth from the root.
+    /// within twice the iteration's depth from the root. A singular move whose TT score is
+    /// [`SE_DECIDED_SCORE`] or more from zero is not extended: the game is decided there.
     fn singular_extension(
         &mut self,
         pos: &mut Position,
@@ -427,7 +428,7 @@ impl Searcher {
             return Err(0);
         }
         if score < singular_beta {
-            if !self.options.singular_deepens {
+            if !self.options.singular_deepens || e.score.abs() >= SE_DECIDED_SCORE {
                 return Ok(0);
             }
             let double = !node.pv_node
