@@ -20,6 +20,9 @@ pub struct Position {
     /// For each entry: how many plies back a repetition may be found (reset by captures,
     /// pawn moves and null moves; the board's fifty-move counter alone cannot see nulls).
     reversible: Vec<u16>,
+    /// The halfmove clock of the first position as its FEN gave it: cozy-chess keeps at most
+    /// 100, where a FEN (and the game) may go on counting.
+    first_clock: u32,
     chess960: bool,
 }
 
@@ -37,13 +40,14 @@ impl Position {
 
     /// A position from a board, with no history.
     pub fn from_board(board: Board) -> Self {
-        let hash = board.hash();
+        let hash = position_key(&board);
         // No capacity reserved: a search works on clones (which keep only the length), and a
         // book of 240,000 start positions would otherwise hold a gigabyte of empty history.
         Self {
             boards: vec![board],
             hashes: vec![hash],
             reversible: vec![0],
+            first_clock: 0,
             chess960: false,
         }
     }
@@ -51,7 +55,31 @@ impl Position {
     /// Parses a FEN (or the four-field EPD form). Castling rights may be given as
     /// X-FEN (`KQkq`) or Shredder-FEN (`HAha`). Never panics; the error says what is wrong.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        parse_fen(fen).map(Self::from_board)
+        let mut pos = Self::from_board(parse_fen(fen)?);
+        // The clock as written, where it is more than the board can hold.
+        pos.first_clock = fen
+            .split_whitespace()
+            .nth(4)
+            .and_then(|field| field.parse::<u32>().ok())
+            .unwrap_or(0)
+            .max(u32::from(pos.board().halfmove_clock()));
+        Ok(pos)
+    }
+
+    /// The halfmove clock (plies since the last capture or pawn move), counted on past the
+    /// 100 at which cozy-chess's boards stop: a FEN written after the fifty-move rule is due
+    /// says how far past it the game went, as other programs write it.
+    pub fn halfmove_clock(&self) -> u32 {
+        // Back from the current board to the last one below 100 (the true clock there), or to
+        // the first board (its FEN's clock), counting the plies after it.
+        let n = self.boards.len();
+        for after in 0..n {
+            let clock = u32::from(self.boards[n - 1 - after].halfmove_clock());
+            if clock < 100 {
+                return clock + after as u32;
+            }
+        }
+        self.first_clock.max(100) + (n - 1) as u32
     }
 
     /// Turns Chess960 move notation on or off (UCI_Chess960).
@@ -80,7 +108,8 @@ impl Position {
         (back < n).then(|| &self.boards[n - 1 - back])
     }
 
-    /// The Zobrist key of the current position.
+    /// The key of the current position as the rules see it ([`position_key`]): the key of
+    /// repetitions and of the transposition table.
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hashes[self.hashes.len() - 1]
@@ -121,7 +150,7 @@ impl Position {
         } else {
             self.reversible[self.reversible.len() - 1].saturating_add(1)
         };
-        self.hashes.push(board.hash());
+        self.hashes.push(position_key(&board));
         self.boards.push(board);
         self.reversible.push(rev);
     }
@@ -130,7 +159,7 @@ impl Position {
     pub fn play_null(&mut self) -> bool {
         match self.board().null_move() {
             Some(board) => {
-                self.hashes.push(board.hash());
+                self.hashes.push(position_key(&board));
                 self.boards.push(board);
                 self.reversible.push(0);
                 true
@@ -174,6 +203,20 @@ impl Position {
         false
     }
 
+    /// How many times the current position occurred earlier in the game (0: never), counting
+    /// positions as the rules do ([`position_key`]) and only back to the last capture, pawn
+    /// move or null move, before which no position can recur. Three-fold repetition is
+    /// `repetitions() >= 2`.
+    pub fn repetitions(&self) -> usize {
+        let n = self.hashes.len() - 1;
+        let current = self.hashes[n];
+        let lookback = (self.reversible[n] as usize).min(n);
+        (4..=lookback)
+            .step_by(2)
+            .filter(|&i| self.hashes[n - i] == current)
+            .count()
+    }
+
     /// The fifty-move counter has reached a hundred plies. Whether that is a draw depends on
     /// mate: a mate on the hundredth ply still wins (see [`Position::is_draw`]).
     #[inline]
@@ -181,11 +224,25 @@ impl Position {
         self.board().halfmove_clock() >= 100
     }
 
-    /// Neither side can mate: bare kings, or a single minor piece.
+    /// Neither side can mate by any series of legal moves, whatever the material's placement
+    /// (FIDE 5.2.2, a dead position): bare kings; a single knight; or bishops only, all on
+    /// squares of one colour (any number, either side: no bishop can ever reach the other
+    /// colour, so no king can be boxed in). Dead positions that depend on where the pieces
+    /// stand (locked pawns) are not detected.
     pub fn is_insufficient_material(&self) -> bool {
         let b = self.board();
         let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
-        heavy.is_empty() && (b.pieces(Piece::Knight) | b.pieces(Piece::Bishop)).len() <= 1
+        if !heavy.is_empty() {
+            return false;
+        }
+        let knights = b.pieces(Piece::Knight);
+        let bishops = b.pieces(Piece::Bishop);
+        if knights.is_empty() {
+            (bishops & BitBoard::DARK_SQUARES).is_empty()
+                || (bishops & BitBoard::LIGHT_SQUARES).is_empty()
+        } else {
+            knights.len() == 1 && bishops.is_empty()
+        }
     }
 
     /// Draw by rule: repetition (see [`Position::is_repetition`] for `ply`), insufficient
@@ -322,12 +379,67 @@ impl Position {
 
     /// The FEN of the current position (Shredder-FEN castling in Chess960 mode).
     pub fn fen(&self) -> String {
-        if self.chess960 {
-            format!("{:#}", self.board())
+        let fen = if self.chess960 {
+            with_playable_en_passant(self.board(), format!("{:#}", self.board()))
         } else {
             board_fen(self.board())
+        };
+        if self.board().halfmove_clock() < 100 {
+            return fen;
         }
+        let clock = self.halfmove_clock().to_string();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if let Some(field) = fields.get_mut(4) {
+            *field = &clock;
+        }
+        fields.join(" ")
     }
+}
+
+/// The Zobrist key of a position as the rules see it: two boards that FIDE counts as the same
+/// position (article 9.2.2: the same pieces on the same squares, the same side to move, and the
+/// same possible moves, castling and en passant included) get the same key. cozy-chess sets the
+/// en-passant file after every double push and keys it, whether or not a pawn can take; such a
+/// file is left out here unless an en-passant capture is legal, so that 1.e4 Nf6 2.Nf3 Ng8
+/// 3.Ng1 repeats the position after 1.e4. Repetitions and the transposition table use this key.
+#[inline]
+pub fn position_key(board: &Board) -> u64 {
+    if en_passant_is_playable(board) {
+        board.hash()
+    } else {
+        board.hash_without_ep()
+    }
+}
+
+/// Whether two boards are the same position as the rules see it ([`position_key`]): the same
+/// pieces on the same squares, side to move, castling rights and en-passant capture, whatever
+/// the clocks and whether an en-passant square no pawn can use is marked.
+pub fn same_position(a: &Board, b: &Board) -> bool {
+    position_key(a) == position_key(b)
+        && a.occupied() == b.occupied()
+        && a.colors(Color::White) == b.colors(Color::White)
+        && Piece::ALL.iter().all(|&p| a.pieces(p) == b.pieces(p))
+}
+
+/// Whether the side to move has a legal en-passant capture (false when the board has no
+/// en-passant square: most positions, answered without move generation).
+#[inline]
+pub fn en_passant_is_playable(board: &Board) -> bool {
+    let Some(file) = board.en_passant() else {
+        return false;
+    };
+    let us = board.side_to_move();
+    let target = Square::new(file, Rank::Sixth.relative_to(us));
+    // The pawns that could take: ours, on the squares from which a pawn of ours attacks the
+    // target (the squares an enemy pawn on the target would attack).
+    let takers = cozy_chess::get_pawn_attacks(target, !us) & board.colored_pieces(us, Piece::Pawn);
+    takers.into_iter().any(|from| {
+        board.is_legal(Move {
+            from,
+            to: target,
+            promotion: None,
+        })
+    })
 }
 
 /// What is wrong with the board or side-to-move field of a FEN, in words that say what to
@@ -501,6 +613,17 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
     while parts.len() < 6 {
         parts.push(defaults[parts.len() - 2]);
     }
+    // The clocks as Stockfish and python-chess take them: a halfmove clock past 100 (the game
+    // went on after the fifty-move rule was due; cozy-chess's board holds at most 100, and
+    // `Position::from_fen` keeps the number written) and a move number of 0 (read as 1).
+    let clock = match parts[4].parse::<u64>() {
+        Ok(n) if n > 100 => "100",
+        _ => parts[4],
+    };
+    parts[4] = clock;
+    if parts[5].parse::<u64>() == Ok(0) {
+        parts[5] = "1";
+    }
     // cozy-chess's parser should not panic, but input is arbitrary text: never let it kill us.
     let attempt = |text: &str| {
         std::panic::catch_unwind(|| Board::from_fen(text, true))
@@ -588,6 +711,20 @@ pub fn board_fen(board: &Board) -> String {
     let mut fields: Vec<&str> = shredder.split(' ').collect();
     if let Some(field) = fields.get_mut(2) {
         *field = &castling;
+    }
+    with_playable_en_passant(board, fields.join(" "))
+}
+
+/// A FEN from cozy-chess with its en-passant field (the fourth) kept only when a pawn can take
+/// en passant ([`en_passant_is_playable`]), as Stockfish and python-chess write it: the same
+/// position has one FEN, whichever move made it.
+fn with_playable_en_passant(board: &Board, fen: String) -> String {
+    if board.en_passant().is_none() || en_passant_is_playable(board) {
+        return fen;
+    }
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    if let Some(field) = fields.get_mut(3) {
+        *field = "-";
     }
     fields.join(" ")
 }
@@ -964,13 +1101,17 @@ mod tests {
             for fen in suite_fens(text) {
                 let board = parse_fen(fen).unwrap();
                 let written = board_fen(&board);
+                let read = parse_fen(&written).unwrap();
+                assert_eq!(board_fen(&read), written, "{fen}");
+                assert_eq!(position_key(&read), position_key(&board), "{fen}");
                 assert_eq!(
-                    parse_fen(&written).as_ref(),
-                    Ok(&board),
-                    "{fen} -> {written}"
+                    (read.halfmove_clock(), read.fullmove_number()),
+                    (board.halfmove_clock(), board.fullmove_number()),
+                    "{fen}"
                 );
                 if suite == 0 {
-                    assert_eq!(written, format!("{board}"), "{fen}");
+                    let cozy = with_playable_en_passant(&board, format!("{board}"));
+                    assert_eq!(written, cozy, "{fen}");
                 }
             }
         }
@@ -990,11 +1131,72 @@ mod tests {
 
     #[test]
     fn insufficient_material() {
-        assert!(Position::from_fen("4k3/8/8/8/8/8/8/4KN2 w - - 0 1")
-            .unwrap()
-            .is_insufficient_material());
-        assert!(!Position::from_fen("4k3/8/8/8/8/8/8/4KR2 w - - 0 1")
-            .unwrap()
-            .is_insufficient_material());
+        let dead = |fen: &str| Position::from_fen(fen).unwrap().is_insufficient_material();
+        assert!(dead("4k3/8/8/8/8/8/8/4KN2 w - - 0 1"));
+        assert!(!dead("4k3/8/8/8/8/8/8/4KR2 w - - 0 1"));
+        // Bishops all on one colour can never mate, however many and on whichever side
+        // (f1 and c8 are both light squares; c1 is dark).
+        assert!(dead("2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1"));
+        assert!(!dead("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"));
+        assert!(dead("4k3/8/8/8/8/8/8/4KB1B w - - 0 1"));
+        assert!(dead("4k3/8/8/8/8/8/6B1/4KB2 w - - 0 1"));
+        // Opposite-coloured bishops, a knight beside a bishop, or two knights can mate.
+        assert!(!dead("4kb2/8/8/8/8/8/8/4KB2 w - - 0 1"));
+        assert!(!dead("4k3/8/8/8/8/8/8/4KBN1 w - - 0 1"));
+        assert!(!dead("4kn2/8/8/8/8/8/8/4KN2 w - - 0 1"));
+        assert!(!dead("4k3/8/8/8/8/8/8/4KNN1 w - - 0 1"));
+    }
+
+    /// The position after 1.e4 (cozy-chess marks e3 although no black pawn can take there).
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+
+    #[test]
+    fn an_en_passant_square_no_pawn_can_use_is_not_part_of_the_position() {
+        let with = Position::from_fen(AFTER_E4).unwrap();
+        let without =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 4 3")
+                .unwrap();
+        assert_eq!(with.hash(), without.hash());
+        assert_eq!(with.fen(), without.fen().replace(" 4 3", " 0 1"));
+        assert!(with.fen().contains(" KQkq - 0 1"), "{}", with.fen());
+        // A capture that is possible keeps the square, in the key and in the FEN.
+        let legal = "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3";
+        let ep = Position::from_fen(legal).unwrap();
+        let no_ep =
+            Position::from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+                .unwrap();
+        assert_ne!(ep.hash(), no_ep.hash());
+        assert_eq!(ep.fen(), legal);
+        // A pawn that stands beside the pushed pawn but is pinned (the rook on h5 would take
+        // the king on a5 through the emptied rank) cannot take: no square.
+        let pinned = Position::from_fen("4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 2").unwrap();
+        assert!(!en_passant_is_playable(pinned.board()));
+        assert_eq!(
+            pinned.hash(),
+            Position::from_fen("4k3/8/8/K2pP2r/8/8/8/8 w - - 0 2")
+                .unwrap()
+                .hash()
+        );
+        assert_eq!(pinned.fen(), "4k3/8/8/K2pP2r/8/8/8/8 w - - 0 2");
+    }
+
+    #[test]
+    fn the_position_after_a_double_push_recurs_after_knight_shuffles() {
+        // 1.e4 Nf6 2.Nf3 Ng8 3.Ng1: the position after 1.e4 again, then again after 5.Ng1.
+        let mut pos = Position::startpos();
+        let mut counts = vec![];
+        for m in "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1".split(' ') {
+            let mv = pos.parse_uci_move(m).unwrap();
+            pos.play(mv);
+            counts.push(pos.repetitions());
+        }
+        assert_eq!(counts, [0, 0, 0, 0, 1, 1, 1, 1, 2]);
+        assert!(pos.is_repetition(0), "the third time is a draw");
+        pos.undo();
+        pos.undo();
+        pos.undo();
+        pos.undo();
+        assert_eq!(pos.repetitions(), 1);
+        assert!(pos.is_repetition(4) && !pos.is_repetition(0));
     }
 }

@@ -146,7 +146,7 @@ pub fn choose(lines: &[RootLine], level: f64, seed: u64) -> usize {
 /// The seed of the choice in a position at a level: the same position at the same level
 /// gives the same move (reproducible games and tests); different positions vary.
 pub fn seed(pos: &Position, level: f64) -> u64 {
-    pos.board().hash() ^ ((level * 1000.0) as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)
+    pos.hash() ^ ((level * 1000.0) as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)
 }
 
 /// Searches `pos` as [`Engine::search_keep_flags`] does, at `level` (`None`: full strength,

@@ -66,6 +66,13 @@ pub const PUBLISHED_KEYS: [(&str, u64); 9] = [
 
 /// The Polyglot key of a position.
 pub fn polyglot_key(board: &Board) -> u64 {
+    polyglot_key_as(board, true)
+}
+
+/// The Polyglot key, with the en-passant file keyed as the format says (`en_passant`), or
+/// never: the key under which the same position is stored when it was reached without a
+/// double step.
+fn polyglot_key_as(board: &Board, en_passant: bool) -> u64 {
     let mut key = 0;
     for color in [Color::White, Color::Black] {
         for piece in Piece::ALL {
@@ -90,7 +97,7 @@ pub fn polyglot_key(board: &Board) -> u64 {
             key ^= RANDOM64[CASTLE_OFFSET + i];
         }
     }
-    if let Some(file) = board.en_passant() {
+    if let Some(file) = board.en_passant().filter(|_| en_passant) {
         let us = board.side_to_move();
         let capturers = board.colored_pieces(us, Piece::Pawn)
             & file.adjacent()
@@ -349,11 +356,25 @@ impl Book {
     }
 
     /// The book moves of a position: entries naming no legal move are counted, not returned.
+    ///
+    /// A position whose en-passant file the Polyglot key counts (a pawn stands beside the
+    /// pawn that just made a double step) although the capture is illegal (that pawn is
+    /// pinned) is the same position as the one without the file: the entries of both keys
+    /// are its moves.
     pub fn probe(&self, board: &Board) -> Probe {
         let key = polyglot_key(board);
+        let mut entries = self.entries_for(key).to_vec();
+        let plain = polyglot_key_as(board, false);
+        if plain != key && !crate::position::en_passant_is_playable(board) {
+            for e in self.entries_for(plain) {
+                if !entries.iter().any(|seen| seen.code == e.code) {
+                    entries.push(*e);
+                }
+            }
+        }
         let mut moves = Vec::new();
         let mut ignored = 0;
-        for e in self.entries_for(key) {
+        for e in &entries {
             match decode_move(board, e.code) {
                 Some(mv) => moves.push(BookMove {
                     mv,
@@ -412,6 +433,42 @@ mod tests {
             board.play(m.parse().unwrap());
         }
         board
+    }
+
+    #[test]
+    fn a_pinned_pawn_beside_a_double_step_does_not_hide_the_book_moves() {
+        // The black pawn on e4 stands beside d4 (d2-d4 just played) but is pinned against
+        // its king on h4 by the rook on a4: no en passant, and the same position as the one
+        // without the file, under whose key a book holds the move.
+        let stepped: Board = "8/8/8/8/R2Pp2k/8/8/4K3 b - d3 0 1".parse().unwrap();
+        let plain: Board = "8/8/8/8/R2Pp2k/8/8/4K3 b - - 0 1".parse().unwrap();
+        assert_ne!(
+            polyglot_key(&stepped),
+            polyglot_key(&plain),
+            "as the format says"
+        );
+        let mv: Move = "h4g5".parse().unwrap();
+        let book = Book::from_entries(vec![Entry {
+            key: polyglot_key(&plain),
+            code: encode_move(mv),
+            weight: 1,
+            learn: 0,
+        }])
+        .unwrap();
+        for board in [&stepped, &plain] {
+            let moves: Vec<Move> = book.probe(board).moves.iter().map(|m| m.mv).collect();
+            assert_eq!(moves, [mv]);
+        }
+        // Where the capture is legal, the positions differ and so do their moves.
+        let legal: Board = "8/8/8/8/3Pp2k/8/8/4K3 b - d3 0 1".parse().unwrap();
+        let book = Book::from_entries(vec![Entry {
+            key: polyglot_key(&"8/8/8/8/3Pp2k/8/8/4K3 b - - 0 1".parse().unwrap()),
+            code: encode_move(mv),
+            weight: 1,
+            learn: 0,
+        }])
+        .unwrap();
+        assert!(book.probe(&legal).moves.is_empty());
     }
 
     #[test]

@@ -674,7 +674,12 @@ fn changed_squares(a: &Board, b: &Board) -> BitBoard {
 pub fn bridge(from: &Board, to: &Board, plies: usize) -> Option<Vec<Move>> {
     let diff = changed_squares(from, to);
     if plies == 0 {
-        return (from == to).then(Vec::new);
+        // The same position (an en-passant square no pawn can use is not part of it: data
+        // does not keep it) and the same clocks.
+        let same = crate::position::same_position(from, to)
+            && from.halfmove_clock() == to.halfmove_clock()
+            && from.fullmove_number() == to.fullmove_number();
+        return same.then(Vec::new);
     }
     // A move changes at most four squares (castling).
     if diff.len() as usize > 4 * plies {

@@ -81,7 +81,10 @@ impl PackedRecord {
             bytes[8 + i / 2] |= (color << 3 | kind) << (4 * (i % 2));
         }
         let stm = board.side_to_move() as u8;
-        let ep = match board.en_passant() {
+        // The en-passant square only where a pawn can take (the position as the rules see
+        // it, as the FEN writer writes it).
+        let playable = crate::position::en_passant_is_playable(board);
+        let ep = match board.en_passant().filter(|_| playable) {
             Some(file) => {
                 let rank = if board.side_to_move() == Color::White {
                     cozy_chess::Rank::Sixth

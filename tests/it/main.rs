@@ -14,6 +14,8 @@ mod eval;
 mod examples;
 mod perft;
 mod qsearch;
+#[cfg(feature = "tools")]
+mod rules;
 
 #[cfg(feature = "tools")]
 mod book;

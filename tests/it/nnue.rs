@@ -979,7 +979,7 @@ fn searches_with_a_network_are_legal_and_deterministic() {
 fn without_nnue_the_bench_signature_stands() {
     let mut engine = Engine::new(16);
     apply_option(&mut engine, "Use NNUE", Some("false")).unwrap();
-    assert_eq!(run_bench(&mut engine, 12, |_, _, _| {}).nodes, 4_447_401);
+    assert_eq!(run_bench(&mut engine, 12, |_, _, _| {}).nodes, 4_495_156);
 }
 
 #[test]

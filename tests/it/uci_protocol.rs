@@ -25,7 +25,7 @@ const STOP_SLACK: Duration = Duration::from_millis(500);
 /// A position that is neither the start position nor on the way to the bad commands' ones,
 /// with Black to move: a best move legal here is illegal in the start position.
 const PRIOR_MOVES: &str = "d2d4 g8f6 c2c4";
-const PRIOR_FEN: &str = "rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2";
+const PRIOR_FEN: &str = "rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2";
 /// Italian game, White to move with both castlings right available on the king side.
 const ITALIAN_MOVES: &str = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
 /// Fool's mate: White is checkmated.

@@ -538,7 +538,8 @@ mod tests {
         assert_eq!(e4["san"], "e4");
         assert_eq!(
             e4["fen"],
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+            // No en-passant square: no black pawn can take on e3.
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
         let (status, v) = call(
             "POST",

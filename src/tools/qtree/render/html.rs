@@ -87,7 +87,11 @@ pub fn render_html(tree: &QTree, pos: &Position) -> String {
 fn html_data(board: Option<&Board>, mv: Option<Move>, path: &str) -> String {
     let mut out = String::new();
     if let Some(b) = board {
-        let _ = write!(out, " data-fen=\"{}\"", html_escape(&b.to_string()));
+        let _ = write!(
+            out,
+            " data-fen=\"{}\"",
+            html_escape(&crate::position::board_fen(b))
+        );
     }
     if let Some(m) = mv {
         let _ = write!(out, " data-from=\"{}\" data-to=\"{}\"", m.from, m.to);
