@@ -4,7 +4,7 @@
 #   make                      build target/release/lull
 #   make EXE=../lull-dev      build, then copy the binary to ../lull-dev
 #
-#   make EVALFILE=<path>      embed that network instead of nets/lull-4.nnue (OpenBench
+#   make EVALFILE=<path>      embed that network instead of nets/lull-6.nnue (OpenBench
 #                             passes it; build.rs checks the file, a relative path is from
 #                             this directory)
 

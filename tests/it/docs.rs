@@ -433,3 +433,60 @@ fn the_strength_levels_page_gives_the_uci_elo_mapping_the_binary_uses() {
     let row = format!("| `UCI_Elo` | spin {min}–{max} | {max} |");
     assert!(readme.contains(&row), "README.md lacks {row:?}");
 }
+
+/// The network `build.rs` embeds, from its `DEFAULT_NET` constant.
+fn embedded_network() -> String {
+    let build = std::fs::read_to_string(root().join("build.rs")).unwrap();
+    let line = build
+        .lines()
+        .find(|l| l.starts_with("const DEFAULT_NET: &str = "))
+        .expect("build.rs names DEFAULT_NET");
+    line.split('"').nth(1).expect("a quoted path").to_string()
+}
+
+/// Every place that says which network is embedded (README.md, docs/architecture.md, the
+/// Makefile, build.rs's own comment) names the one `build.rs` embeds: a `nets/….nnue` path
+/// with "embed" in the 40 characters before it or the 30 after it ("the embedded network,
+/// `nets/…`", "`nets/…` is the embedded network", "embed that network instead of nets/…")
+/// must be build.rs's.
+#[test]
+fn the_docs_name_the_network_build_rs_embeds() {
+    let embedded = embedded_network();
+    assert!(
+        embedded.starts_with("nets/") && embedded.ends_with(".nnue"),
+        "{embedded}"
+    );
+    let mut wrong = Vec::new();
+    let mut right = 0;
+    for name in ["README.md", "docs/architecture.md", "Makefile", "build.rs"] {
+        let text = std::fs::read_to_string(root().join(name)).unwrap();
+        let mut from = 0;
+        while let Some(at) = text[from..].find("nets/lull-") {
+            let start = from + at;
+            let end = start + text[start..].find(".nnue").map_or(0, |e| e + 5);
+            from = start + 1;
+            if end <= start {
+                continue;
+            }
+            let path = &text[start..end];
+            let lo = text.floor_char_boundary(start.saturating_sub(40));
+            let hi = text.ceil_char_boundary((end + 30).min(text.len()));
+            let (before, after) = (&text[lo..start], &text[end..hi]);
+            if !(before.contains("embed") || after.contains("embed")) {
+                continue;
+            }
+            if path == embedded {
+                right += 1;
+            } else {
+                let line = text[..start].lines().count();
+                wrong.push(format!("{name}:{line}: {path}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "build.rs embeds {embedded}; these name another network as the embedded one:\n{}",
+        wrong.join("\n")
+    );
+    assert!(right >= 4, "only {right} places name the embedded network");
+}
