@@ -1,6 +1,6 @@
 //! The integration tests, in one test binary (one link of the optimised library instead of one
 //! per file): a module per subject. Run one subject with a filter on its module path, e.g.
-//! `cargo test --release --test it tactics::` or `cargo test --release --test it soak::`.
+//! `cargo test --profile ci --test it tactics::` or `cargo test --profile ci --test it soak::`.
 //!
 //! The modules that drive the `lull` binary or call `lull::tools` need the `tools` feature
 //! (on by default); without it (`cargo test --no-default-features`) the engine's own tests

@@ -3,7 +3,7 @@
 //! kill test: every writer killed at random moments leaves the complete old file or the
 //! complete new one.
 //!
-//! `LULL_BIN=/path/to/lull cargo test --release --test it no_data_lost::` runs the same tests
+//! `LULL_BIN=/path/to/lull cargo test --profile ci --test it no_data_lost::` runs the same tests
 //! against another build of the binary (how they were seen to fail before the fixes).
 
 use std::io::{Read, Write};

@@ -4,7 +4,7 @@
 //!
 //! The default tests check every line of the standard suites (and a sample of the Chess960
 //! suite) at every depth whose expected count fits a per-position node budget; the
-//! `#[ignore]`d ones go to the full depth (`cargo test --release -- --ignored`).
+//! `#[ignore]`d ones go to the full depth (`cargo test --profile ci -- --ignored`).
 
 use std::time::Instant;
 

@@ -12,7 +12,7 @@
 //! notations), from random Chess960 starts, and from the openings of `assets/games.pgn`.
 //!
 //! The default test plays a few hundred games; the full size (10,000 games) is `#[ignore]`d:
-//! `cargo test --release --test it rules:: -- --ignored`.
+//! `cargo test --profile ci --test it rules:: -- --ignored`.
 //!
 //! Beside them, the case that made the position's identity a rule: after 1.e4 Nf6 2.Nf3 Ng8
 //! 3.Ng1 Nf6 4.Nf3 Ng8, 5.Ng1 repeats the position after 1.e4 a third time, and Lull (a queen

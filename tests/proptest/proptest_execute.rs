@@ -9,7 +9,7 @@
 //! `quit`, which ends any search (XBoard's thinking, pondering and analysis too).
 //!
 //! The default run has one test, so that nothing else prints while stdout is silenced; the
-//! ignored companions run 10,000 sequences each (`cargo test --release --test
+//! ignored companions run 10,000 sequences each (`cargo test --profile ci --test
 //! proptest_execute -- --ignored prop_`).
 
 use crate::fuzz;

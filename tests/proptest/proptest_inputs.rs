@@ -5,7 +5,7 @@
 //! key order that probe to legal moves.
 //!
 //! The default run tries 1,000 cases of each property; each has an ignored companion of
-//! 100,000 (`cargo test --release --test proptest proptest_inputs:: -- --ignored prop_`). The inputs that
+//! 100,000 (`cargo test --profile ci --test proptest proptest_inputs:: -- --ignored prop_`). The inputs that
 //! once made a parser panic are kept as plain tests at the end.
 
 use crate::fuzz;

@@ -6,7 +6,7 @@
 //! up, records decode to legal positions, statuses are the documented ones).
 //!
 //! The default run tries 1,000 cases of each; each has an ignored companion of 100,000
-//! (`cargo test --release --test proptest proptest_readers:: -- --ignored`).
+//! (`cargo test --profile ci --test proptest proptest_readers:: -- --ignored`).
 
 use crate::fuzz;
 

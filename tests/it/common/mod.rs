@@ -4,7 +4,7 @@
 //! python-chess is the client the issue names (`chess.engine.SimpleEngine.popen_uci` and
 //! `popen_xboard`). A fresh machine may not have it: the first test that needs it installs
 //! the pinned version with pip into the user site (once per test binary), so that
-//! `cargo test --release` sets itself up. If neither an installed copy nor pip works, the
+//! `cargo test --profile ci` sets itself up. If neither an installed copy nor pip works, the
 //! test fails with a message that says so: a client test is never skipped.
 
 #![allow(dead_code)]
@@ -92,9 +92,13 @@ pub fn temp_file_of(suite: &str, name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("lull-{suite}-{}-{name}", std::process::id()))
 }
 
-/// The `lull` binary that Cargo built for this test run.
+/// The `lull` binary that Cargo built for this test run, or the one `LULL_BIN` names:
+/// `LULL_BIN=/path/to/old/lull cargo test --profile ci --test it uci_protocol::` runs the
+/// protocol tests against another build (how a fix's test is seen to fail before the fix).
 pub fn lull_binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_lull"))
+    std::env::var_os("LULL_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_lull")))
 }
 
 /// Runs `tests/python/<script>` with the engine path as first argument and `args` after it,

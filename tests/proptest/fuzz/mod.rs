@@ -19,7 +19,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 /// Cases of each property in the default run.
 pub const CASES: u32 = 1_000;
-/// Cases of each ignored companion (`cargo test --release -- --ignored prop_`).
+/// Cases of each ignored companion (`cargo test --profile ci -- --ignored prop_`).
 pub const CASES_IGNORED: u32 = 100_000;
 
 thread_local! {
