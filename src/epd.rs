@@ -328,7 +328,34 @@ pub fn parse_epd_line(line: &str, line_no: usize) -> Result<Option<EpdRecord>, S
             _ => {}
         }
     }
+    unsolvable(&record)?;
     Ok(Some(record))
+}
+
+/// Refuses a record that no move can solve: a move both best (`bm`) and to avoid (`am`), or
+/// every legal move to avoid.
+fn unsolvable(record: &EpdRecord) -> Result<(), String> {
+    if let Some(&both) = record.bm.iter().find(|m| record.am.contains(m)) {
+        return Err(format!(
+            "'{}' is both a best move (bm) and a move to avoid (am): no move can solve this \
+             position",
+            crate::san::move_to_san(&record.board, both)
+        ));
+    }
+    if record.bm.is_empty() && !record.am.is_empty() {
+        let mut any = false;
+        record.board.generate_moves(|moves| {
+            any = moves.into_iter().any(|m| !record.am.contains(&m));
+            any
+        });
+        if !any {
+            return Err(
+                "every legal move is a move to avoid (am): no move can solve this position"
+                    .to_string(),
+            );
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -465,5 +492,37 @@ mod tests {
         assert_eq!(records.len(), 300);
         assert!(records.iter().all(|r| !r.bm.is_empty() || !r.am.is_empty()));
         assert_eq!(records[299].id.as_deref(), Some("WAC.300"));
+    }
+
+    /// `bm b8=K` said "bad destination square" (the piece is what is wrong); `bm X; am X` on
+    /// one line was read though no move can ever solve it, as was an `am` of every legal move.
+    #[test]
+    fn a_king_promotion_and_an_unsolvable_record_are_refused_clearly() {
+        let promo = "1r5k/P7/8/8/8/8/8/K7 w - - bm b8=K;";
+        let (records, errors) = parse_epd(promo);
+        assert!(records.is_empty());
+        let e = &errors[0].message;
+        assert!(e.contains("cannot promote to a king"), "{e}");
+        assert!(!e.contains("destination"), "{e}");
+        for (text, part) in [
+            (
+                format!("{WAC1} am Qg6;"),
+                "'Qg6' is both a best move (bm) and a move to avoid (am)",
+            ),
+            (
+                "7k/8/8/8/8/8/8/K7 w - - am Ka2 Kb1 Kb2;".to_string(),
+                "every legal move is a move to avoid",
+            ),
+        ] {
+            let (records, errors) = parse_epd(&format!("{text}\n{WAC4}\n"));
+            assert_eq!(records.len(), 1, "{text}: the next line is still read");
+            assert_eq!(errors.len(), 1, "{text}");
+            assert_eq!(errors[0].line, 1);
+            assert!(errors[0].message.contains(part), "{text}: {}", errors[0]);
+        }
+        // One avoided move among several, or a best move beside another avoided one, is fine.
+        let (records, errors) = parse_epd(&format!("{WAC1} am Qh3;"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(records.len(), 1);
     }
 }

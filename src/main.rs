@@ -94,6 +94,22 @@ fn die_quietly_on_closed_stdout() {
 #[cfg(not(unix))]
 fn die_quietly_on_closed_stdout() {}
 
+/// Makes a write past the file-size limit (`ulimit -f`) an error instead of the end of the
+/// process: the default action of SIGXFSZ kills the process without a word (and leaves the
+/// temporary file of the output being written); ignored, the write fails with EFBIG ("File
+/// too large"), which the tools report like any other write error, keeping the old file.
+#[cfg(unix)]
+fn file_size_limit_is_an_error() {
+    // SAFETY: `signal` with SIG_IGN installs no handler; this runs at the start of `main`,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn file_size_limit_is_an_error() {}
+
 /// One malloc arena for the whole engine process (glibc only). glibc gives each new thread
 /// an arena of its own, reserving 64 MiB of address space for it and probing with 128 MiB
 /// first, on the thread's first allocation; a thread that gets none probes again on every
@@ -116,6 +132,7 @@ fn one_malloc_arena() {}
 
 fn main() -> ExitCode {
     // OpenBench's way: UCI command lines as arguments (`lull "genfens ..." "quit"`).
+    file_size_limit_is_an_error();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if genfens::are_command_lines(&args) {
         die_quietly_on_closed_stdout();

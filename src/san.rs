@@ -227,8 +227,29 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, String> {
 
     // Promotion: a trailing piece letter, possibly behind `=`, `/` or in parentheses.
     let mut promotion = None;
+    // A king or a pawn where the promotion piece goes (`b8=K`, `e8(P)`, `e8K`): the piece is
+    // what is wrong, not the square.
+    let no_promotion_to = |c: char, before: Option<char>| {
+        let piece = match c {
+            'K' | 'k' => "king",
+            'P' | 'p' => "pawn",
+            _ => return None,
+        };
+        let after_square = before.is_some_and(|b| b.is_ascii_digit() || "=/(".contains(b));
+        after_square.then(|| {
+            format!(
+                "'{}': a pawn cannot promote to a {piece} (only to Q, R, B or N)",
+                shown()
+            )
+        })
+    };
     if chars.last() == Some(&')') {
         chars.pop();
+        let last = chars.last().copied();
+        let before = chars.len().checked_sub(2).map(|i| chars[i]);
+        if let Some(e) = last.and_then(|c| no_promotion_to(c.to_ascii_uppercase(), before)) {
+            return Err(e);
+        }
         if let Some(p) = chars.pop().and_then(parse_promotion_piece) {
             promotion = Some(p);
         } else {
@@ -238,6 +259,10 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, String> {
             return Err(format!("malformed promotion in '{}'", shown()));
         }
     } else if let Some(&last) = chars.last() {
+        let before = chars.len().checked_sub(2).map(|i| chars[i]);
+        if let Some(e) = no_promotion_to(last, before) {
+            return Err(e);
+        }
         if last.is_ascii_alphabetic() && (last.is_ascii_uppercase() || chars.len() > 2) {
             // `e8Q`, `e8=Q`, `e8q` (a lowercase letter after a rank digit).
             if let Some(p) = parse_promotion_piece(last) {
@@ -559,6 +584,22 @@ mod tests {
         // A pawn reaching the last rank needs its promotion piece.
         let b = board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
         assert!(parse_san(&b, "e8").unwrap_err().contains("promotion"));
+        // A king or a pawn as the promotion piece: the piece is named as the problem.
+        for (text, piece) in [
+            ("e8=K", "king"),
+            ("e8K", "king"),
+            ("e8(K)", "king"),
+            ("e8/K", "king"),
+            ("e8=P", "pawn"),
+            ("e8k", "king"),
+        ] {
+            let e = parse_san(&b, text).unwrap_err();
+            assert!(
+                e.contains(&format!("cannot promote to a {piece}")),
+                "{text}: {e}"
+            );
+        }
+        assert_eq!(move_to_san(&b, parse_san(&b, "e8=Q").unwrap()), "e8=Q");
         // The pinned knight cannot go to d2.
         let b = board("4r1k1/8/8/8/4N3/8/8/1N2K3 w - - 0 1");
         assert!(parse_san(&b, "Ned2").is_err());

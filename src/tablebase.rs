@@ -263,24 +263,26 @@ impl Tablebases {
     fn load_dirs(path: &str) -> Result<Self, String> {
         let sep = if cfg!(windows) { ';' } else { ':' };
         let mut tables = probe::Tables::new();
-        let mut names = std::collections::BTreeSet::new();
-        let (mut wdl_files, mut dtz_files) = (0, 0);
+        // Each directory once, however it is written (`D:D`, `D:D/`, a link to D); each file
+        // counted once, by its table and kind, wherever it lies.
+        let mut dirs = std::collections::BTreeSet::new();
+        let mut files = std::collections::BTreeSet::new();
         for dir in path.split(sep).map(str::trim).filter(|d| !d.is_empty()) {
-            for (stem, wdl) in tables.add_directory(dir)? {
-                if wdl {
-                    wdl_files += 1;
-                } else {
-                    dtz_files += 1;
-                }
-                names.insert(stem);
+            let canonical = std::fs::canonicalize(dir)
+                .map_err(|e| format!("cannot read the directory '{dir}': {e}"))?;
+            if !dirs.insert(canonical) {
+                continue;
             }
+            files.extend(tables.add_directory(dir)?);
         }
+        let names: std::collections::BTreeSet<&String> = files.iter().map(|(n, _)| n).collect();
+        let wdl_files = files.iter().filter(|(_, wdl)| *wdl).count();
         Ok(Self {
             max_pieces: tables.max_pieces(),
-            tables: Some(tables),
             count: names.len(),
             wdl_files,
-            dtz_files,
+            dtz_files: files.len() - wdl_files,
+            tables: Some(tables),
         })
     }
 
@@ -444,6 +446,24 @@ mod tests {
         let cursed = rank_of(120, 0, false);
         assert!((1..50).contains(&score_of_rank(cursed, true)));
         assert_eq!(score_of_rank(cursed, false), TB_WIN);
+    }
+
+    /// `SyzygyPath D:D` counted the same tables twice (24 WDL files of 12 tables).
+    #[cfg(feature = "syzygy")]
+    #[test]
+    fn a_directory_named_twice_counts_its_tables_once() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/syzygy");
+        let once = Tablebases::load(dir).unwrap().summary();
+        assert!(
+            once.starts_with("found 12 tablebases (12 WDL and 12 DTZ"),
+            "{once}"
+        );
+        for path in [
+            format!("{dir}:{dir}"),
+            format!("{dir}:{dir}/:{dir}/../syzygy"),
+        ] {
+            assert_eq!(Tablebases::load(&path).unwrap().summary(), once, "{path}");
+        }
     }
 
     #[test]

@@ -196,6 +196,26 @@ impl QTree {
     pub fn pruned_count(&self) -> usize {
         self.root.as_ref().map_or(0, QNode::count_pruned)
     }
+
+    /// Why the search returned no line, in words, from what ended the root: a checkmate, a
+    /// stalemate or a draw by rule has no move to play; standing pat is best where the root
+    /// stood pat and no capture beat it; otherwise the root's end (a cap, a stop).
+    pub fn no_line_text(&self) -> String {
+        let Some(root) = &self.root else {
+            return "the search recorded nothing".to_string();
+        };
+        match root.result.map(|(_, end)| end) {
+            Some(QEnd::Mate) => "checkmate: the side to move has no legal move".to_string(),
+            Some(QEnd::Stalemate) => "stalemate: no legal move, a draw".to_string(),
+            Some(QEnd::Draw) => "a draw by rule (fifty moves or insufficient material)".to_string(),
+            Some(QEnd::StandPat | QEnd::AllSearched | QEnd::Quiet | QEnd::BetaCutoff { .. })
+                if root.stand_pat.is_some() =>
+            {
+                "standing pat is best".to_string()
+            }
+            _ => root.end_text(),
+        }
+    }
 }
 
 /// Builds the tree from a traced quiescence search of `pos`, keeping at most `max_items`

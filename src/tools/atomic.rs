@@ -5,9 +5,11 @@
 //! an output whose directory does not accept a new file (it creates and removes a probe file
 //! there). [`AtomicFile`] then writes a temporary file in the target's directory
 //! (`.NAME.lull-tmp-PID-N`), and [`AtomicFile::commit`] flushes it to the disk and renames it
-//! over the target; a file dropped without `commit` (an error, a panic) is removed. A process
-//! killed while writing leaves the old file as it was (and its temporary file behind, which
-//! nothing reads).
+//! over the target. On every other way out the temporary file is removed: a file dropped
+//! without `commit` (an error, a panic) and a `commit` that fails (a full disk, the file-size
+//! limit of `ulimit -f`: the process ignores SIGXFSZ, so a write past it is the error EFBIG)
+//! leave the old file as it was and no temporary file. Only a process killed while writing
+//! leaves its temporary file behind (which nothing reads).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -107,6 +109,9 @@ pub struct AtomicFile {
     shown: PathBuf,
     tmp: PathBuf,
     out: Option<BufWriter<File>>,
+    /// Set once the temporary file has been renamed over the target; until then dropping
+    /// the value removes the temporary file (the guard of every error path).
+    renamed: bool,
 }
 
 impl AtomicFile {
@@ -123,6 +128,7 @@ impl AtomicFile {
             shown: path.to_path_buf(),
             tmp,
             out: Some(BufWriter::with_capacity(1 << 16, file)),
+            renamed: false,
         })
     }
 
@@ -131,7 +137,8 @@ impl AtomicFile {
         &self.shown
     }
 
-    /// Flushes the file to the disk and renames it over the target.
+    /// Flushes the file to the disk and renames it over the target. On an error the old file
+    /// stays and the temporary file is removed (when `self` is dropped on the way out).
     pub fn commit(mut self) -> Result<(), String> {
         let err = |e: io::Error| format!("cannot write {}: {e}", self.shown.display());
         let out = self.out.take().expect("an uncommitted file");
@@ -143,6 +150,7 @@ impl AtomicFile {
         file.sync_all().map_err(err)?;
         drop(file);
         std::fs::rename(&self.tmp, &self.target).map_err(err)?;
+        self.renamed = true;
         // The rename itself reaches the disk with the directory.
         if let Ok(dir) = File::open(parent_dir(&self.target)) {
             let _ = dir.sync_all();
@@ -170,7 +178,11 @@ impl io::Seek for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.out.take().is_some() {
+        // The buffered bytes go with the writer (dropping a `BufWriter` would write them).
+        if let Some(out) = self.out.take() {
+            let _ = out.into_parts();
+        }
+        if !self.renamed {
             let _ = std::fs::remove_file(&self.tmp);
         }
     }
@@ -217,6 +229,22 @@ mod tests {
         assert_eq!(leftovers(&dir), Vec::<String>::new());
         write_atomic(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(leftovers(&dir), Vec::<String>::new());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A `commit` that fails (here the rename: the target became a directory meanwhile; on a
+    /// full disk the flush) leaves no temporary file behind.
+    #[test]
+    fn a_failed_commit_removes_its_temporary_file() {
+        let dir = scratch("failed-commit");
+        let path = dir.join("out.bin");
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"new").unwrap();
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("inside"), b"x").unwrap();
+        let e = f.commit().unwrap_err();
+        assert!(e.contains("cannot write"), "{e}");
         assert_eq!(leftovers(&dir), Vec::<String>::new());
         std::fs::remove_dir_all(&dir).unwrap();
     }

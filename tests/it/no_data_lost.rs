@@ -492,6 +492,100 @@ fn defect_8_xboard_sd_out_of_range_is_an_error_at_both_ends() {
     assert!(lines.iter().any(|l| l == "pong 99"), "{lines:#?}");
 }
 
+// ---- A write past the file-size limit (`ulimit -f`, as on a full disk). ----
+
+/// `lull args…` under `ulimit -f blocks` (512-byte blocks in POSIX sh).
+fn lull_under_file_limit(blocks: u32, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -f {blocks} && exec \"$0\" \"$@\""))
+        .arg(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs")
+}
+
+/// The temporary files left in `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("lull-tmp"))
+        .collect()
+}
+
+/// `qtree -o`, `solve --json` and `book build -o` writing more than `ulimit -f` allows: the
+/// process was killed by SIGXFSZ without a word and left `.NAME.lull-tmp-*` beside the old
+/// file. Now each says why (EFBIG, "File too large"), exits 1, keeps the old file and leaves
+/// no temporary file; written in full, the limit higher, each succeeds.
+#[test]
+fn a_write_past_the_file_size_limit_is_an_error_that_leaves_no_temporary_file() {
+    let dir = scratch("fsize");
+    let epd = dir.join("s.epd");
+    std::fs::write(
+        &epd,
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
+         r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - bm Bxc6; id \"WAC.003\";\n",
+    )
+    .unwrap();
+    // 400 drawn games, each a different first move pair: a book of 420 entries (6720 bytes).
+    let (white, black) = (
+        "a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Na3 Nc3 Nf3 Nh3",
+        "a6 a5 b6 b5 c6 c5 d6 d5 e6 e5 f6 f5 g6 g5 h6 h5 Na6 Nc6 Nf6 Nh6",
+    );
+    let games: String = white
+        .split(' ')
+        .flat_map(|w| black.split(' ').map(move |b| (w, b)))
+        .map(|(w, b)| format!("[Result \"1/2-1/2\"]\n\n1. {w} {b} 1/2-1/2\n\n"))
+        .collect();
+    let games_file = dir.join("g.pgn");
+    std::fs::write(&games_file, games).unwrap();
+    let games = games_file;
+    let (tree, json, book) = (dir.join("t.txt"), dir.join("s.json"), dir.join("b.bin"));
+    let cases: [(&Path, Vec<&str>); 3] = [
+        (&tree, vec!["qtree", "--max-nodes", "300", "-o", s(&tree)]),
+        (
+            &json,
+            vec!["solve", s(&epd), "--nodes", "2000", "--json", s(&json)],
+        ),
+        (
+            &book,
+            vec![
+                "book",
+                "build",
+                s(&games),
+                "--min-games",
+                "1",
+                "-o",
+                s(&book),
+            ],
+        ),
+    ];
+    for (out, args) in &cases {
+        std::fs::write(out, b"old").unwrap();
+        // 2 blocks: 1 KiB, less than each of these files.
+        let run = lull_under_file_limit(2, args);
+        let stderr = text(&run.stderr);
+        assert_eq!(
+            run.status.code(),
+            Some(1),
+            "{args:?}: {:?} {stderr}",
+            run.status
+        );
+        assert!(
+            stderr.contains("File too large") && stderr.contains(s(out)),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(read(out), b"old", "{args:?} changed the old file");
+        assert_eq!(temporaries(&dir), Vec::<String>::new(), "{args:?}");
+        let run = lull_under_file_limit(4096, args);
+        assert!(run.status.success(), "{args:?}: {}", text(&run.stderr));
+        assert!(read(out).len() > 1024, "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---- The kill test. ----
 
 /// One writer of the kill test: the command, the files it writes, and how a complete new

@@ -451,6 +451,51 @@ fn game_ends_and_checks_are_named() {
     assert_eq!(signed_score_text(-35), "-35");
 }
 
+/// `lull qtree` on a checkmated root said "PV: (none: standing pat is best)", and the same on a
+/// stalemate, where no one stands pat: the line now says what ended the root. `LULL_BIN` names
+/// another build to run.
+#[test]
+fn a_game_end_at_the_root_says_why_there_is_no_line() {
+    let bin = std::env::var("LULL_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_lull").into());
+    for (fen, why) in [
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "PV: (none: checkmate: the side to move has no legal move)",
+        ),
+        (
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "PV: (none: checkmate: the side to move has no legal move)",
+        ),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "PV: (none: stalemate: no legal move, a draw)",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+            "PV: (none: a draw by rule",
+        ),
+        (
+            "4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",
+            "PV: (none: standing pat is best)",
+        ),
+    ] {
+        let out = Command::new(&bin)
+            .args(["qtree", fen])
+            .output()
+            .expect("run lull");
+        let text = stdout(&out);
+        assert!(out.status.success(), "{fen}: {}", stderr(&out));
+        assert!(text.contains(why), "{fen}: {text}");
+        let html = Command::new(&bin)
+            .args(["qtree", "--format", "html", fen])
+            .output()
+            .expect("run lull");
+        let why_html = why.replace("(", "").replace(")", "");
+        let why_html = why_html.trim_start_matches("PV: none: ");
+        assert!(stdout(&html).contains(why_html), "{fen}: html");
+    }
+}
+
 /// A small deterministic generator for the robustness test.
 struct Lcg(u64);
 

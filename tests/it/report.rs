@@ -5,6 +5,7 @@
 use crate::common;
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use common::{run_lull, temp_file_of, text};
 use lull::tools::report::measure::MeasureConfig;
@@ -207,4 +208,107 @@ fn with_a_network_both_evaluations_stand_side_by_side() {
     assert!(html.contains("<td class=\"nnue\">not measured with the network</td>"));
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_file(&net);
+}
+
+/// `lull report --replot` on a copy of the checked-in report whose data.json has one value
+/// changed by `edit`: the exit code and standard error, or `None` when it ran past `limit`
+/// (and was killed). `LULL_BIN` names another build to run.
+fn replot_edited(
+    name: &str,
+    edit: impl Fn(&mut serde_json::Value),
+    limit: Duration,
+) -> Option<(Option<i32>, String)> {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report");
+    let dir = temp_file_of("report", name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(docs.join("data.json")).unwrap()).unwrap();
+    edit(&mut data);
+    std::fs::write(dir.join("data.json"), data.to_string()).unwrap();
+    let bin = std::env::var("LULL_BIN").map_or_else(|_| common::lull_binary(), Into::into);
+    let mut child = std::process::Command::new(bin)
+        .args(["report", "--replot", "-o"])
+        .arg(&dir)
+        .arg("--matches")
+        .arg(docs.join("matches"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    status.map(|s| (s.code(), stderr))
+}
+
+/// A data.json edited or damaged in place: one `time_ms` of 1e308 made `--replot` loop for
+/// ever (the doubled end of the logarithmic axis is infinite); a node budget of 0, a share of
+/// 1e308 %, a depth of 2^31 or more solved positions than tried were drawn as they were. Each
+/// is now refused at once (exit code 2) by a message naming the field and its value; the
+/// file as measured is redrawn.
+#[test]
+fn replot_refuses_a_value_no_measurement_gives_and_names_its_field() {
+    let limit = Duration::from_secs(10);
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 7] = [
+        (
+            "time",
+            |d| d["measures"][0]["depths"][1]["time_ms"] = 1e308.into(),
+            "measures[0] (default): depths[1].time_ms = 1e308",
+        ),
+        (
+            "budget",
+            |d| d["nnue_measures"][2]["wac"][0]["nodes"] = 0.into(),
+            "nnue_measures[2] (see-off): wac[0].nodes = 0",
+        ),
+        (
+            "share",
+            |d| d["measures"][1]["positions"][3]["qnode_share"] = 1e308.into(),
+            "measures[1] (qsearch-off): positions[3].qnode_share = 1e308",
+        ),
+        (
+            "depth",
+            |d| d["measures"][0]["depths"][0]["depth"] = i32::MAX.into(),
+            "depths[0].depth = 2147483647",
+        ),
+        (
+            "solved",
+            |d| d["measures"][0]["wac"][1]["solved"] = 301.into(),
+            "wac[1].solved = 301",
+        ),
+        (
+            "hist",
+            |d| d["measures"][0]["stats"]["qply_hist"][3] = u64::MAX.into(),
+            "stats.qply_hist",
+        ),
+        (
+            "elapsed",
+            |d| d["elapsed_s"] = (-1.0).into(),
+            "elapsed_s = -1",
+        ),
+    ];
+    for (name, edit, field) in cases {
+        let (code, stderr) = replot_edited(name, edit, limit)
+            .unwrap_or_else(|| panic!("{name}: --replot still running after {limit:?}"));
+        assert_eq!(code, Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(field) && stderr.contains("out of range"),
+            "{name}: {stderr}"
+        );
+    }
+    let (code, stderr) = replot_edited("as-measured", |_| {}, limit).expect("it ends");
+    assert_eq!(code, Some(0), "{stderr}");
 }

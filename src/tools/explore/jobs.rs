@@ -569,6 +569,7 @@ pub fn tree_json(tree: &QTree) -> Value {
         "score": tree.score,
         "score_text": score_text(tree.score),
         "pv": tree.pv,
+        "no_line": tree.pv.is_empty().then(|| tree.no_line_text()),
         "qnodes": tree.qnodes,
         "shown_nodes": tree.node_count(),
         "shown_pruned": tree.pruned_count(),

@@ -10,6 +10,7 @@ pub mod matches;
 pub mod measure;
 pub mod plots;
 pub mod render;
+pub mod validate;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -173,6 +174,12 @@ pub fn reload(
         .map_err(|e| format!("{}: not a report's data.json: {e}", data_json.display()))?;
     let measures = restore(stored.measures)?;
     let nnue_measures = stored.nnue_measures.map(restore).transpose()?;
+    let damaged = |e: String| format!("{}: {e}", data_json.display());
+    validate::check_config(&stored.config, stored.elapsed_s).map_err(damaged)?;
+    validate::check_measures("measures", &measures).map_err(damaged)?;
+    if let Some(n) = &nnue_measures {
+        validate::check_measures("nnue_measures", n).map_err(damaged)?;
+    }
     let matches = read_matches(matches_dir)?;
     let nnue_matches = read_matches(&matches_dir.join("nnue"))?;
     let claims = claims(&measures, nnue_measures.as_deref(), &matches, &nnue_matches);

@@ -137,6 +137,23 @@ fn svg(
     Ok(out)
 }
 
+/// Refuses a logarithmic axis from `lo` to `hi` that cannot be drawn: an end that is not
+/// finite or not above zero (the plotting crate's key points never end on one), or more than
+/// [`MAX_DECADES`] decades.
+fn log_range_ok(caption: &str, lo: f64, hi: f64) -> Result<(), String> {
+    let decades = (hi / lo).log10();
+    if lo > 0.0 && hi.is_finite() && lo < hi && decades <= MAX_DECADES {
+        Ok(())
+    } else {
+        Err(format!(
+            "{caption}: the values cannot be drawn on a logarithmic axis ({lo:e} to {hi:e})"
+        ))
+    }
+}
+
+/// Most decades a logarithmic axis spans (the report's span a few).
+const MAX_DECADES: f64 = 40.0;
+
 /// Integer tick labels: `7`, never `7.0`.
 fn integer(v: &f64) -> String {
     format!("{:.0}", v)
@@ -226,6 +243,7 @@ fn log_lines(
     } else {
         (lo / 2.0, hi * 2.0)
     };
+    log_range_ok(caption, lo, hi)?;
     let ticks = label_count(x_range.0, x_range.1);
     let svg = svg(panels.len(), legend, |i, area| {
         let (title, series) = &panels[i];
@@ -451,6 +469,7 @@ pub fn wac_budget(panels: &[Panel<'_>]) -> Result<Figure, String> {
         (Some(&a), Some(&b)) => (a / 1.5, b * 1.5),
         _ => (1e3, 1e6),
     };
+    log_range_ok("Win At Chess solved against the node budget", lo, hi)?;
     let total = panels
         .iter()
         .flat_map(|(_, ms)| ms.iter())
@@ -667,5 +686,26 @@ mod tests {
         assert_eq!(count(&0.1), "0.1");
         assert_eq!(count(&0.01), "0.01");
         assert_eq!(count(&0.001), "0.001");
+    }
+
+    /// The logarithmic axes refuse what they cannot draw (an infinite end looped for ever in
+    /// the plotting crate) instead of drawing it.
+    #[test]
+    fn a_logarithmic_axis_refuses_ends_it_cannot_draw() {
+        assert!(log_range_ok("t", 0.5, 2e8).is_ok());
+        for (lo, hi) in [
+            (0.5, f64::INFINITY),
+            (0.0, 10.0),
+            (-1.0, 10.0),
+            (5.0, 5.0),
+            (f64::NAN, 1.0),
+            (1e-300, 1.0),
+        ] {
+            let e = log_range_ok("Time to depth", lo, hi).unwrap_err();
+            assert!(
+                e.starts_with("Time to depth: the values cannot be drawn"),
+                "{e}"
+            );
+        }
     }
 }

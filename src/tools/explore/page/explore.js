@@ -779,7 +779,7 @@ function treeHeader(tree, where) {
   const at = tree.path && tree.path.length ? "after " + tree.path.join(" ") : "at the root";
   return "Quiescence search " + at + (where ? " (" + where + ")" : "") + ", full window: result " +
     tree.score_text + " for the side to move there" +
-    (tree.pv.length ? ", line " + tree.pv.join(" ") : ", standing pat") + "; " +
+    (tree.pv.length ? ", line " + tree.pv.join(" ") : ", no line: " + (tree.no_line || "standing pat is best")) + "; " +
     tree.shown_nodes + " searched nodes and " + tree.shown_pruned + " pruned moves shown, " +
     tree.qnodes + " q-nodes in all" + (tree.truncated ? " (tree cut at " + tree.max_nodes + ")" : "") +
     ". Scores and windows are from the side to move at each node; bold moves lie on the PV.";

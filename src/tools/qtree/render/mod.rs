@@ -72,7 +72,7 @@ pub(super) fn hidden_text(n: usize) -> String {
 /// The quiescence line the search returned, or why there is none.
 pub(super) fn pv_text(tree: &QTree) -> String {
     if tree.pv.is_empty() {
-        "(none: standing pat is best)".to_string()
+        format!("(none: {})", tree.no_line_text())
     } else {
         tree.pv.join(" ")
     }
