@@ -148,7 +148,6 @@ impl Searcher {
             self.last_pv.clone_from(&result.pv);
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
-                self.report_iteration(&result);
                 let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
                 let progress = SearchProgress {
                     stability,
@@ -156,9 +155,16 @@ impl Searcher {
                         .clamp(-params::TM_SCORE_CHANGE_MAX, params::TM_SCORE_CHANGE_MAX),
                     best_move_effort: self.root_effort(best),
                 };
-                if self.stopped
-                    || self.should_stop_after_iteration(&result, all_root.len(), &progress)
-                {
+                let last = depth == max_depth
+                    || self.stopped
+                    || self.should_stop_after_iteration(&result, all_root.len(), &progress);
+                if last {
+                    // The helpers stop now, not after the report: they must not search on
+                    // past the main thread's last iteration.
+                    self.stop_helpers();
+                }
+                self.report_iteration(&result);
+                if last {
                     break;
                 }
             }
@@ -168,6 +174,14 @@ impl Searcher {
         result.ponder_nodes = self.ponder_nodes;
         result.stats = self.stats.clone();
         result
+    }
+
+    /// The main thread's search is over: the helpers stop, unless the search waits for
+    /// `stop` or `ponderhit` (they go on helping until then).
+    fn stop_helpers(&self) {
+        if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
+            self.control.stop.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether this helper thread skips the iteration at `depth` (never the main thread).
