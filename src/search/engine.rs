@@ -452,6 +452,8 @@ impl Engine {
         result.stats = stats;
         result.tbhits = self.threads[0].tb_hits.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
+        result.clock_ms = self.threads[0].time.elapsed_ms();
+        result.hashfull = self.tt.hashfull();
         if result.ponder_move.is_none() {
             result.ponder_move = result.pv.get(1).copied();
         }

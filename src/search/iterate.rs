@@ -94,7 +94,7 @@ impl Searcher {
                         // An aborted iteration still yields a move if one was fully
                         // searched and raised alpha: it is at least as good as the previous
                         // best.
-                        if let Some((mv, s)) = self.root_best {
+                        if let Some((mv, s, bound)) = self.root_best {
                             if Some(mv) != result.best_move {
                                 result.best_found_depth = depth;
                                 result.best_found_ms = self.time.elapsed_ms();
@@ -108,13 +108,15 @@ impl Searcher {
                                 vec![mv]
                             };
                             result.lines.clear();
+                            result.pv_depth = depth;
+                            result.bound = bound;
                         }
                     }
                     break;
                 }
                 *prev_score = score;
                 let pv = self.root_pv(pos);
-                let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
+                let best = pv.first().copied().or(self.root_best.map(|(m, _, _)| m));
                 let Some(best) = best else { break };
                 lines.push(RootLine {
                     score: self.shown_score(score),
@@ -143,6 +145,8 @@ impl Searcher {
             result.best_move = Some(best);
             result.score = first.score;
             result.depth = depth;
+            result.pv_depth = depth;
+            result.bound = ScoreBound::Exact;
             result.seldepth = self.seldepth;
             result.pv = first.pv.clone();
             self.last_pv.clone_from(&result.pv);

@@ -16,7 +16,7 @@ use crate::tt::TranspositionTable;
 use super::control::Control;
 use super::lmr::LmrTable;
 use super::ordering::OrderingTables;
-use super::report::ReportSink;
+use super::report::{ReportSink, ScoreBound};
 use super::settings::SearchOptions;
 use super::stack::{NnueStack, SearchStack};
 use super::stats::SearchStats;
@@ -59,8 +59,9 @@ pub struct Searcher {
     pub(super) ponder_nodes: u64,
     /// The PV of the last completed iteration (shown with a fail-low bound).
     pub(super) last_pv: Vec<Move>,
-    /// Best root move and score found so far in the current iteration.
-    pub(super) root_best: Option<(Move, i32)>,
+    /// Best root move and score found so far in the current iteration, and whether that
+    /// score is exact or (a fail high of the root window) a lower bound.
+    pub(super) root_best: Option<(Move, i32, ScoreBound)>,
     /// Nodes spent on each root move in the current iteration (for the time manager).
     pub(super) root_nodes: Vec<(Move, u64)>,
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
