@@ -16,6 +16,11 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and below [`MATE_BOUND`]) are tablebase wins or losses.
 pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// A tablebase win as UCI `info` lines and XBoard thinking output show it, in centipawns:
+/// `TB_WIN - n` (a win found `n` plies from the root) is shown as `TB_WIN_SHOWN - n`, as
+/// Stockfish shows them: far above any evaluation, and no centipawn value near the mate
+/// scores (which are shown as mates).
+pub const TB_WIN_SHOWN: i32 = 20_000;
 /// Larger than any score: the initial window.
 pub const INFINITY: i32 = 32_500;
 /// Score of a draw, in centipawns.

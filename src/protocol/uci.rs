@@ -16,7 +16,7 @@ use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
 use crate::position::shorten as truncate;
 use crate::position::{board_ascii, move_to_uci, standard_castling_problem, Position};
-use crate::search::{ReportSink, ScoreBound, SearchReport, SearchResult};
+use crate::search::{shown_centipawns, ReportSink, ScoreBound, SearchReport, SearchResult};
 use crate::time::Limits;
 
 /// Largest `Hash` value, in MiB (the option table's, re-exported).
@@ -728,7 +728,8 @@ fn cmd_uci() {
     say("uciok");
 }
 
-/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
+/// Formats a score for UCI: `cp N` (a tablebase win as `cp 20000` less its plies, see
+/// [`shown_centipawns`]) or `mate N` (moves, negative when being mated).
 pub fn uci_score(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
@@ -739,7 +740,7 @@ pub fn uci_score(score: i32) -> String {
             n => format!("mate -{n}"),
         }
     } else {
-        format!("cp {score}")
+        format!("cp {}", shown_centipawns(score))
     }
 }
 
@@ -822,6 +823,7 @@ fn info_reporter(pos: Position, show_wdl: bool, shown: Arc<ShownLine>) -> Report
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{TB_BOUND, TB_WIN};
     use crate::search::{IterationReport, RootLine};
 
     #[test]
@@ -845,6 +847,11 @@ mod tests {
         assert_eq!(uci_score(MATE - 3), "mate 2");
         assert_eq!(uci_score(-(MATE - 2)), "mate -1");
         assert_eq!(uci_score(-MATE), "mate 0");
+        // Tablebase wins and losses: far above any evaluation, far below the mates.
+        assert_eq!(uci_score(TB_WIN), "cp 20000");
+        assert_eq!(uci_score(-(TB_WIN - 7)), "cp -19993");
+        assert_eq!(uci_score(TB_BOUND), format!("cp {}", 20000 - 128));
+        assert_eq!(uci_score(TB_BOUND - 1), format!("cp {}", TB_BOUND - 1));
         let pos = Position::startpos();
         let mated = SearchReport::NoLegalMove { score: -MATE };
         assert_eq!(

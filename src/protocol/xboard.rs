@@ -35,7 +35,7 @@ use crate::options::{
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
 use crate::san::{line_to_san, parse_san};
-use crate::search::{IterationReport, ScoreBound, SearchReport};
+use crate::search::{shown_centipawns, IterationReport, ScoreBound, SearchReport};
 use crate::time::Limits;
 
 /// The variants `variant` accepts (announced in `feature variants`).
@@ -912,14 +912,15 @@ pub fn feature_lines() -> Vec<String> {
     lines
 }
 
-/// A CECP score: centipawns, or 100000 + N for mate in N moves, -100000 - N for mated in N.
+/// A CECP score: centipawns (a tablebase win as 20000 less its plies, see
+/// [`shown_centipawns`]), or 100000 + N for mate in N moves, -100000 - N for mated in N.
 pub fn cecp_score(score: i32) -> i32 {
     if score >= MATE_BOUND {
         MATE_SCORE + (MATE - score + 1) / 2
     } else if score <= -MATE_BOUND {
         -MATE_SCORE - (MATE + score + 1) / 2
     } else {
-        score
+        shown_centipawns(score)
     }
 }
 
@@ -1315,6 +1316,7 @@ mod tests {
         assert_eq!(cecp_score(MATE - 5), MATE_SCORE + 3);
         assert_eq!(cecp_score(-(MATE - 2)), -MATE_SCORE - 1);
         assert_eq!(cecp_score(-MATE), -MATE_SCORE);
+        assert_eq!(cecp_score(crate::params::TB_WIN - 3), 19997);
     }
 
     #[test]

@@ -9,6 +9,19 @@ use serde::Serialize;
 
 use super::stats::SearchStats;
 use super::trace::QTrace;
+use crate::params::{MATE_BOUND, TB_BOUND, TB_WIN, TB_WIN_SHOWN};
+
+/// A score that is not a mate as the protocols show it in centipawns: itself, or a
+/// tablebase win or loss (the band from [`TB_BOUND`] to the mate scores) as
+/// ±([`TB_WIN_SHOWN`] less its distance in plies).
+pub fn shown_centipawns(score: i32) -> i32 {
+    let magnitude = score.abs();
+    if (TB_BOUND..MATE_BOUND).contains(&magnitude) {
+        score.signum() * (TB_WIN_SHOWN - (TB_WIN - magnitude))
+    } else {
+        score
+    }
+}
 
 /// What the score of a report is: exact (a completed iteration) or a bound (an aspiration
 /// search that failed high or low and is searched again).

@@ -314,3 +314,253 @@ fn the_move_is_the_first_move_of_the_last_thinking_line() {
     }
     assert_eq!(checked, 16);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scores at the edges of the mate range
+// ---------------------------------------------------------------------------------------------
+
+mod edges {
+    use std::sync::{Arc, Mutex};
+
+    use lull::options::apply_option;
+    use lull::params::{Tunable, INFINITY, MATE, MAX_PLY, TB_BOUND, TB_WIN_SHOWN};
+    use lull::position::Position;
+    use lull::protocol::uci::info_lines;
+    use lull::protocol::xboard::{cecp_score, thinking_line};
+    use lull::search::{Engine, IterationReport, SearchReport};
+    use lull::time::Limits;
+
+    /// Positions at the edges of the mate range: mates in 1 to 4 for and against the side to
+    /// move, checkmated and stalemated roots, a mate by a check that the quiescence search's
+    /// checks see at the horizon, mates behind quiet moves.
+    pub const NEAR_MATE: [&str; 12] = [
+        // Mates in 1: a back-rank rook, a knight check, a promotion.
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "r5rk/6pp/7N/8/8/1Q6/6PP/6K1 w - - 0 1",
+        "7k/4P1pp/8/8/8/8/8/4R1K1 w - - 0 1",
+        // The side to move is mated in 1 (its only move, or any move).
+        "k7/8/1K6/8/8/8/8/7R b - - 0 1",
+        "k7/pp6/8/8/8/8/8/KR5Q b - - 0 1",
+        // Checkmated roots (Fool's mate, a smothered mate) and a stalemated one.
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "6rk/5Npp/8/8/8/8/1Q4PP/6K1 b - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        // Mates in 2 (a queen sacrifice; Black's rook sacrifice).
+        "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+        "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+        // Mates behind quiet king moves and behind a sacrifice.
+        "7k/8/5K2/8/8/8/8/6R1 w - - 0 1",
+        "r1bk3r/pppq1ppp/5n2/4N1N1/2Bp4/Bn6/P4PPP/4R1K1 w - - 1 1",
+    ];
+
+    /// Every quiescence option on (each away from its default).
+    pub const ALL_QSEARCH: [(&str, &str); 11] = [
+        ("QSearchMaxPly", "12"),
+        ("QSearchMaxNodes", "200000"),
+        ("QSearchChecks", "8"),
+        ("QSearchSEE", "-50"),
+        ("QSearchDelta", "50"),
+        ("QSearchDeltaChecks", "true"),
+        ("QSearchTT", "false"),
+        ("QSearchUnderpromotions", "true"),
+        ("QSearchPawnPushes", "true"),
+        ("QSearchRecapturesAfter", "3"),
+        ("QSearchNullMove", "2"),
+    ];
+
+    /// [`NEAR_MATE`], then the first `wac` positions of the WAC suite (most are won by a
+    /// combination or a mate) and each of them after its best move (the defender to move,
+    /// often mated).
+    pub fn positions(wac: usize) -> Vec<String> {
+        let mut fens: Vec<String> = NEAR_MATE.iter().map(|f| f.to_string()).collect();
+        let (records, errors) = lull::epd::parse_epd(lull::tools::solve::WAC_EPD);
+        assert!(errors.is_empty(), "{errors:?}");
+        for record in records.iter().take(wac) {
+            let mut pos = record.position();
+            fens.push(pos.fen());
+            if let Some(&best) = record.bm.first() {
+                pos.play(best);
+                if !pos.legal_moves().is_empty() {
+                    fens.push(pos.fen());
+                }
+            }
+        }
+        fens
+    }
+
+    /// Centipawns below this are evaluations; from it to [`TB_WIN_SHOWN`] tablebase results.
+    const TB_SHOWN_FROM: i64 = (TB_WIN_SHOWN - MAX_PLY as i32) as i64;
+
+    /// What is wrong with the score words (`score …`) of a UCI line that shows the internal
+    /// `score` (`None`: nothing).
+    fn uci_score_problem(line: &str, score: i32, checkmated_root: bool) -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "score")?;
+        let (kind, value) = (words[at + 1], words[at + 2]);
+        let n: i64 = value.parse().ok()?;
+        let tablebase = (TB_BOUND..lull::params::MATE_BOUND).contains(&score.abs());
+        match kind {
+            "mate" if value == "-0" => Some("mate -0".into()),
+            "mate" if n == 0 && !checkmated_root => Some("mate 0 though not checkmated".into()),
+            "mate" if n != 0 && (n > 0) != (score > 0) => Some(format!("mate {n} for {score}")),
+            "mate" if n.abs() > 64 => Some(format!("mate {n} beyond the mate range")),
+            "cp" if n.abs() > TB_WIN_SHOWN as i64 => Some(format!("cp {n} beyond any result")),
+            "cp" if (n.abs() >= TB_SHOWN_FROM) != tablebase => {
+                Some(format!("cp {n} for {score}: not a tablebase result"))
+            }
+            "cp" | "mate" => None,
+            _ => Some(format!("score kind {kind}")),
+        }
+    }
+
+    /// What is wrong with the CECP score of a thinking line that shows the internal `score`.
+    fn cecp_score_problem(shown: i32, score: i32) -> Option<String> {
+        const MATE_SCORE: i32 = 100_000;
+        let tablebase = (TB_BOUND..lull::params::MATE_BOUND).contains(&score.abs());
+        if shown.abs() >= MATE_SCORE {
+            let moves = shown.abs() - MATE_SCORE;
+            if moves > 64 || (shown > 0) != (score > 0) || (moves == 0 && shown > 0) {
+                return Some(format!("cecp {shown} for {score}"));
+            }
+        } else if shown.abs() > TB_WIN_SHOWN
+            || (i64::from(shown.abs()) >= TB_SHOWN_FROM) != tablebase
+        {
+            return Some(format!("cecp {shown} for {score}"));
+        }
+        None
+    }
+
+    /// Searches each of `fens` with the engine options `options` to `depth`, with the
+    /// aspiration window at its narrowest and every failed aspiration search reported, and
+    /// checks each report's scores as both protocols print them, the move's own last line
+    /// included. Returns the number of lines checked and how many were bounds.
+    pub fn check_positions(
+        fens: &[String],
+        options: &[(&str, &str)],
+        depth: i32,
+    ) -> (usize, usize) {
+        let (mut checked, mut bounds) = (0, 0);
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut engine = Engine::new(16);
+            for (name, value) in options {
+                apply_option(&mut engine, name, Some(value)).unwrap();
+            }
+            engine
+                .options
+                .tunables
+                .set(Tunable::AspirationWindow as usize, 8);
+            engine.options.progress_after_ms = 0;
+            let reports: Arc<Mutex<Vec<SearchReport>>> = Arc::default();
+            let sink = Arc::clone(&reports);
+            engine.set_report_sink(Some(Arc::new(move |r: &SearchReport| {
+                sink.lock().unwrap().push(r.clone());
+            })));
+            let result = engine.search(&pos, &Limits::depth(depth), &[]);
+            let checkmated = pos.legal_moves().is_empty() && pos.in_check();
+            let mut reports = reports.lock().unwrap().clone();
+            if let Some(r) = result.final_report() {
+                reports.push(SearchReport::Iteration(r));
+            }
+            for report in &reports {
+                let scores: Vec<i32> = match report {
+                    SearchReport::Iteration(r) => r.lines.iter().map(|l| l.score).collect(),
+                    SearchReport::NoLegalMove { score } => vec![*score],
+                    SearchReport::CurrMove { .. } => continue,
+                };
+                for &score in &scores {
+                    assert!(
+                        score.abs() <= MATE && score.abs() < INFINITY,
+                        "{fen} {options:?}: a score of {score} in {report:?}"
+                    );
+                }
+                for (line, &score) in info_lines(&pos, report, true).iter().zip(&scores) {
+                    if let Some(problem) = uci_score_problem(line, score, checkmated) {
+                        panic!("{fen} {options:?}: {problem}: {line}");
+                    }
+                    checked += 1;
+                    bounds += usize::from(line.contains("bound "));
+                }
+                if let SearchReport::Iteration(r) = report {
+                    check_thinking(fen, options, r);
+                }
+            }
+        }
+        (checked, bounds)
+    }
+
+    fn check_thinking(fen: &str, options: &[(&str, &str)], r: &IterationReport) {
+        for line in &r.lines {
+            let text = thinking_line(line.score, r, r.nodes, &["x".to_string()]);
+            let shown: i32 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+            assert_eq!(shown, cecp_score(line.score));
+            if let Some(problem) = cecp_score_problem(shown, line.score) {
+                panic!("{fen} {options:?}: {problem}: {text}");
+            }
+        }
+    }
+}
+
+/// Scores near mate (mates in 1 to 4 for and against the side to move, checkmated and
+/// stalemated roots, mates found by the quiescence search's checks, 16 WAC positions and
+/// each after its best move) with the aspiration window at its narrowest and every failed
+/// aspiration search reported, with the default options and with every quiescence option
+/// on: each `info` line and thinking line shows a mate as `mate N` / ±100000+N with the
+/// right sign, never `mate 0` but for a checkmated root, never a score beyond the mate
+/// range, never centipawns near the mates. With `QSearchNullMove` a mate threat after the
+/// null move made the stand pat a score of the tablebase band (`cp 31847` at depth 1 of
+/// WAC.001 with every option on).
+#[test]
+fn scores_near_mate_are_printed_as_what_they_are() {
+    let fens = edges::positions(16);
+    let (lines, bounds) = edges::check_positions(&fens, &[], 7);
+    assert!(lines > 200 && bounds > 10, "{lines} lines, {bounds} bounds");
+    let (lines, bounds) = edges::check_positions(&fens, &edges::ALL_QSEARCH, 7);
+    assert!(lines > 200 && bounds > 10, "{lines} lines, {bounds} bounds");
+}
+
+/// The same on the whole WAC suite, each position also after its best move, at depth 9
+/// (about a minute: run it with `--ignored`).
+#[test]
+#[ignore]
+fn scores_near_mate_are_printed_as_what_they_are_on_all_of_wac() {
+    let fens = edges::positions(300);
+    for options in [&[][..], &edges::ALL_QSEARCH[..]] {
+        let (lines, bounds) = edges::check_positions(&fens, options, 9);
+        println!(
+            "{} positions, {options:?}: {lines} lines, {bounds} bounds",
+            fens.len()
+        );
+    }
+}
+
+/// Tablebase results are shown as Stockfish shows them, `cp 20000` less their distance in
+/// plies (they were `cp 31871`: centipawns just below the mates), in UCI and XBoard.
+#[cfg(feature = "syzygy")]
+#[test]
+fn tablebase_results_are_shown_below_the_mates() {
+    let tables = format!("{}/assets/syzygy", env!("CARGO_MANIFEST_DIR"));
+    let fens: Vec<String> = [
+        // Ranked at the root: a win and a loss.
+        "8/8/8/4k3/8/8/3QK3/8 w - - 0 1",
+        "8/8/8/4k3/8/8/3QK3/8 b - - 0 1",
+        // Found below the root, after a capture into the tables.
+        "8/8/3k4/3r4/8/3K4/3R3P/8 w - - 0 1",
+        "8/8/8/2k5/8/2q5/3R4/3K4 w - - 0 1",
+    ]
+    .iter()
+    .map(|f| f.to_string())
+    .collect();
+    let options = [("SyzygyPath", tables.as_str())];
+    let (lines, _) = edges::check_positions(&fens, &options, 8);
+    assert!(lines > 10, "{lines}");
+    let mut e = EngineProcess::spawn(&[]);
+    e.send(&format!("setoption name SyzygyPath value {tables}"));
+    e.send("position fen 8/8/8/4k3/8/8/3QK3/8 b - - 0 1");
+    e.send("go depth 3");
+    let (before, _) = e.wait_for("bestmove", |l| l.starts_with("bestmove"));
+    assert!(
+        before.iter().any(|l| l.contains(" score cp -20000 ")),
+        "{before:?}"
+    );
+}
