@@ -168,7 +168,8 @@ impl Searcher {
                     self.stop_helpers();
                 }
                 self.report_iteration(&result);
-                if last {
+                // The report's sink may have stopped the search (a soft node limit).
+                if last || self.control.stop.load(Ordering::Relaxed) {
                     break;
                 }
             }
