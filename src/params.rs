@@ -16,6 +16,11 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and below [`MATE_BOUND`]) are tablebase wins or losses.
 pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// A tablebase win as UCI `info` lines and XBoard thinking output show it, in centipawns:
+/// `TB_WIN - n` (a win found `n` plies from the root) is shown as `TB_WIN_SHOWN - n`, as
+/// Stockfish shows them: far above any evaluation, and no centipawn value near the mate
+/// scores (which are shown as mates).
+pub const TB_WIN_SHOWN: i32 = 20_000;
 /// Larger than any score: the initial window.
 pub const INFINITY: i32 = 32_500;
 /// Score of a draw, in centipawns.
@@ -128,6 +133,16 @@ pub const TM_MATE_SPARE_PLIES: i32 = 4;
 
 /// Most search threads an engine runs (`Threads`, XBoard's `cores`): more are clamped to this.
 pub const MAX_THREADS: usize = 256;
+
+/// Nodes shared out among the threads between two polls (a power of two): each of `T`
+/// threads publishes its node count and looks at the stop flag, the node limit and (the main
+/// thread) the clock every `POLL_NODES / T` nodes, `T` rounded up to a power of two (at least
+/// every node). All threads together therefore search fewer than `POLL_NODES` nodes between
+/// the moment a limit is reached or the search is stopped and the moment every thread has
+/// seen it: `go nodes N` searches fewer than `N + POLL_NODES` nodes (plus the few nodes each
+/// thread enters while unwinding) at any thread count. One thread polls every 1024 nodes, as
+/// it always has, so its trees do not change.
+pub const POLL_NODES: u64 = 1024;
 
 /// Lazy SMP: helper thread `i` (1, 2, …) uses entry `(i − 1) % 20` of these two tables and
 /// skips iteration `depth` when `((depth + SMP_SKIP_PHASE) / SMP_SKIP_SIZE)` is odd, so the

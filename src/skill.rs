@@ -182,6 +182,9 @@ pub fn search(
         result.score = chosen.score;
         result.ponder_move = chosen.pv.get(1).copied();
         result.pv = chosen.pv.clone();
+        // A line of the last completed iteration.
+        result.pv_depth = result.depth;
+        result.bound = crate::search::ScoreBound::Exact;
     }
     result
 }

@@ -92,14 +92,15 @@ impl BookState {
         Some((chosen, probe.total_weight()))
     }
 
-    /// The lines that answer `go` from the book (`info string book move …` and `bestmove`),
-    /// or `None` to search (see [`BookState::go_move`]).
+    /// The lines that answer `go` from the book (`info string book move …`, the move's
+    /// `info depth 0 pv` line and `bestmove`), or `None` to search (see
+    /// [`BookState::go_move`]).
     pub fn go_answer(
         &self,
         pos: &Position,
         limits: &Limits,
         searchmoves: bool,
-    ) -> Option<[String; 2]> {
+    ) -> Option<[String; 3]> {
         let (m, total) = self.go_move(pos, limits, searchmoves, random_u64())?;
         let uci = pos.move_to_uci(m.mv);
         Some([
@@ -107,6 +108,7 @@ impl BookState {
                 "info string book move {uci} (weight {} of {total})",
                 m.weight
             ),
+            super::shown_line::uci_move_line(pos, m.mv),
             format!("bestmove {uci}"),
         ])
     }
@@ -142,7 +144,8 @@ mod tests {
         assert_eq!((m.mv.to_string().as_str(), m.weight, total), ("e2e4", 1, 1));
         let answer = s.go_answer(&start, &clock, false).unwrap();
         assert_eq!(answer[0], "info string book move e2e4 (weight 1 of 1)");
-        assert_eq!(answer[1], "bestmove e2e4");
+        assert_eq!(answer[1], "info depth 0 pv e2e4");
+        assert_eq!(answer[2], "bestmove e2e4");
         // Analysis and pondering search instead.
         for limits in [
             Limits {

@@ -6,6 +6,7 @@
 
 pub mod book_moves;
 pub mod session;
+pub mod shown_line;
 pub mod uci;
 pub mod xboard;
 

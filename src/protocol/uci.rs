@@ -9,13 +9,14 @@ use std::sync::Arc;
 use cozy_chess::Move;
 
 use super::session::{Joined, Session};
+use super::shown_line::{uci_move_line, ShownLine};
 use super::{run_loop, say, Frontend, ENGINE_AUTHOR, ENGINE_NAME, MAX_GO_MS};
 use crate::options::{is_integer, option_specs, parse_option};
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
 use crate::position::shorten as truncate;
 use crate::position::{board_ascii, move_to_uci, standard_castling_problem, Position};
-use crate::search::{ReportSink, ScoreBound, SearchReport, SearchResult};
+use crate::search::{shown_centipawns, ReportSink, ScoreBound, SearchReport, SearchResult};
 use crate::time::Limits;
 
 /// Largest `Hash` value, in MiB (the option table's, re-exported).
@@ -305,7 +306,9 @@ impl Uci {
         let pos = pos.clone();
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
-        let report = info_reporter(pos.clone(), self.session.show_wdl);
+        let show_wdl = self.session.show_wdl;
+        let shown = ShownLine::new();
+        let report = info_reporter(pos.clone(), show_wdl, Arc::clone(&shown));
         let statistics = self.session.statistics;
         self.endless = endless;
         let started = self.session.start_search(
@@ -316,6 +319,10 @@ impl Uci {
             move |pos, result| {
                 let line = match result {
                     Some(result) => {
+                        // The last `info … pv` line is the move's (see `shown_line`).
+                        for line in shown.uci_lines(pos, result, show_wdl) {
+                            say(&line);
+                        }
                         if statistics {
                             say(&format!("info string {}", result.stats.summary_line()));
                         }
@@ -699,14 +706,16 @@ pub fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
     }
 }
 
-/// `bestmove` with the first legal move (or `(none)`), when no search result is available.
+/// `bestmove` with the first legal move (or `(none)`), when no search result is available,
+/// after its `info depth 0 pv` line.
 fn fallback_bestmove(pos: &Position) -> String {
-    format!(
-        "bestmove {}",
-        pos.legal_moves()
-            .first()
-            .map_or("(none)".to_string(), |m| pos.move_to_uci(*m))
-    )
+    match pos.legal_moves().first() {
+        Some(&mv) => {
+            say(&uci_move_line(pos, mv));
+            format!("bestmove {}", pos.move_to_uci(mv))
+        }
+        None => "bestmove (none)".to_string(),
+    }
 }
 
 /// The `uci` answer: name, author, the option table, `uciok`.
@@ -719,7 +728,8 @@ fn cmd_uci() {
     say("uciok");
 }
 
-/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
+/// Formats a score for UCI: `cp N` (a tablebase win as `cp 20000` less its plies, see
+/// [`shown_centipawns`]) or `mate N` (moves, negative when being mated).
 pub fn uci_score(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
@@ -730,7 +740,7 @@ pub fn uci_score(score: i32) -> String {
             n => format!("mate -{n}"),
         }
     } else {
-        format!("cp {score}")
+        format!("cp {}", shown_centipawns(score))
     }
 }
 
@@ -799,18 +809,21 @@ pub fn info_lines(pos: &Position, report: &SearchReport, show_wdl: bool) -> Vec<
         .collect()
 }
 
-/// The report sink of a UCI search of `pos`: prints its `info` lines.
-fn info_reporter(pos: Position, show_wdl: bool) -> ReportSink {
+/// The report sink of a UCI search of `pos`: prints its `info` lines and notes in `shown`
+/// the last line printed.
+fn info_reporter(pos: Position, show_wdl: bool, shown: Arc<ShownLine>) -> ReportSink {
     Arc::new(move |report: &SearchReport| {
         for line in info_lines(&pos, report, show_wdl) {
             say(&line);
         }
+        shown.record(report);
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{TB_BOUND, TB_WIN};
     use crate::search::{IterationReport, RootLine};
 
     #[test]
@@ -834,6 +847,11 @@ mod tests {
         assert_eq!(uci_score(MATE - 3), "mate 2");
         assert_eq!(uci_score(-(MATE - 2)), "mate -1");
         assert_eq!(uci_score(-MATE), "mate 0");
+        // Tablebase wins and losses: far above any evaluation, far below the mates.
+        assert_eq!(uci_score(TB_WIN), "cp 20000");
+        assert_eq!(uci_score(-(TB_WIN - 7)), "cp -19993");
+        assert_eq!(uci_score(TB_BOUND), format!("cp {}", 20000 - 128));
+        assert_eq!(uci_score(TB_BOUND - 1), format!("cp {}", TB_BOUND - 1));
         let pos = Position::startpos();
         let mated = SearchReport::NoLegalMove { score: -MATE };
         assert_eq!(

@@ -25,6 +25,7 @@ use std::time::Instant;
 use cozy_chess::{Board, Color, Move, Piece};
 
 use super::session::{Joined, Session};
+use super::shown_line::line_shows;
 use super::{run_loop, say, Frontend, ENGINE_NAME, MAX_GO_MS};
 use crate::book::random_u64;
 use crate::options::{
@@ -34,7 +35,7 @@ use crate::options::{
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
 use crate::san::{line_to_san, parse_san};
-use crate::search::{IterationReport, ScoreBound, SearchReport};
+use crate::search::{shown_centipawns, IterationReport, ScoreBound, SearchReport};
 use crate::time::Limits;
 
 /// The variants `variant` accepts (announced in `feature variants`).
@@ -102,8 +103,9 @@ struct Shared {
     sent: Option<Move>,
     /// The thread has finished deciding (nothing more will be sent).
     done: bool,
-    /// A thinking line of the engine's own move was shown (after the ponder hit, if any).
-    shown: bool,
+    /// The PV of the last thinking line shown for the engine's own move (after the ponder
+    /// hit, if any; empty when none was): see `shown_line`.
+    shown: Vec<Move>,
     /// When the engine's clock started: the start of the search, or the ponder hit.
     clock: Instant,
     /// The search was a ponder search that became the engine's move.
@@ -519,7 +521,7 @@ impl Xboard {
             discarded: false,
             sent: None,
             done: false,
-            shown: false,
+            shown: Vec::new(),
             clock: Instant::now(),
             hit: false,
         }));
@@ -544,7 +546,12 @@ impl Xboard {
                     let mut s = lock(&shared);
                     if s.mode == Mode::Think && post.load(Ordering::Relaxed) {
                         if let SearchReport::Iteration(r) = r {
-                            s.shown |= r.bound == ScoreBound::Exact;
+                            // The lines of an exact report are shown, the last one last.
+                            if let Some(last) =
+                                r.lines.last().filter(|_| r.bound == ScoreBound::Exact)
+                            {
+                                s.shown.clone_from(&last.pv);
+                            }
                         }
                     }
                     s.mode
@@ -610,25 +617,28 @@ impl Xboard {
             }
             let mut s = lock(&thread_shared);
             if s.mode == Mode::Think && !s.discarded {
-                // A move always comes with its thinking when `post` is on: after a ponder
-                // hit the next iteration may not end before the time does, and the lines
-                // shown while pondering were those of the reply's search.
-                if let Some(r) = result.filter(|r| !s.shown && !r.pv.is_empty()) {
-                    if post.load(Ordering::Relaxed) {
-                        // The nodes of the engine's own clock: none when the ponder search
-                        // had ended before the hit.
-                        let nodes = match (s.hit, r.ponder_nodes) {
-                            (true, 0) => 0,
-                            (_, before) => r.nodes.saturating_sub(before),
-                        };
-                        let pv = line_to_san(pos.board(), &r.pv).join(" ");
-                        say(&format!(
-                            "{} {} {} {nodes} {pv}",
-                            r.depth,
-                            cecp_score(r.score),
-                            s.clock.elapsed().as_millis() / 10,
-                        ));
-                    }
+                // A move always comes with its thinking when `post` is on, and the last line
+                // shown is the move's (see `shown_line`): after a ponder hit the next
+                // iteration may not end before the time does (the lines shown while
+                // pondering were those of the reply's search), a stopped iteration may have
+                // found another move, and with MultiPV the last line is the worst.
+                let report = result
+                    .filter(|r| r.best_move.is_some_and(|m| !line_shows(&s.shown, m, None)))
+                    .and_then(|r| r.final_report());
+                if let Some(r) = report.filter(|_| post.load(Ordering::Relaxed)) {
+                    // The nodes of the engine's own clock: none when the ponder search
+                    // had ended before the hit.
+                    let nodes = match (s.hit, r.ponder_nodes) {
+                        (true, 0) => 0,
+                        (_, before) => r.nodes.saturating_sub(before),
+                    };
+                    let pv = line_to_san(pos.board(), &r.pv).join(" ");
+                    say(&format!(
+                        "{} {} {} {nodes} {pv}",
+                        r.depth,
+                        cecp_score(r.score),
+                        s.clock.elapsed().as_millis() / 10,
+                    ));
                 }
                 // The search's move, or any legal move if the search failed.
                 let best = result
@@ -902,14 +912,15 @@ pub fn feature_lines() -> Vec<String> {
     lines
 }
 
-/// A CECP score: centipawns, or 100000 + N for mate in N moves, -100000 - N for mated in N.
+/// A CECP score: centipawns (a tablebase win as 20000 less its plies, see
+/// [`shown_centipawns`]), or 100000 + N for mate in N moves, -100000 - N for mated in N.
 pub fn cecp_score(score: i32) -> i32 {
     if score >= MATE_BOUND {
         MATE_SCORE + (MATE - score + 1) / 2
     } else if score <= -MATE_BOUND {
         -MATE_SCORE - (MATE + score + 1) / 2
     } else {
-        score
+        shown_centipawns(score)
     }
 }
 
@@ -1305,6 +1316,7 @@ mod tests {
         assert_eq!(cecp_score(MATE - 5), MATE_SCORE + 3);
         assert_eq!(cecp_score(-(MATE - 2)), -MATE_SCORE - 1);
         assert_eq!(cecp_score(-MATE), -MATE_SCORE);
+        assert_eq!(cecp_score(crate::params::TB_WIN - 3), 19997);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, pawn_row, NO_CONT};
 use super::pruning::{Cut, LoopMove, MoveLoop, Node, Tried};
 use super::qsearch::QNode;
+use super::report::ScoreBound;
 use super::searcher::Searcher;
 use super::why::WhyKind;
 
@@ -164,7 +165,7 @@ impl Searcher {
         let tt_move = if node.root {
             let first = self
                 .root_best
-                .map(|(m, _)| m)
+                .map(|(m, _, _)| m)
                 .or(self.last_pv.first().copied());
             first.filter(|m| self.root_moves.contains(m)).or(tt_move)
         } else {
@@ -304,7 +305,12 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if node.root {
-                        self.root_best = Some((mv, score));
+                        let bound = if score >= beta {
+                            ScoreBound::Lower
+                        } else {
+                            ScoreBound::Exact
+                        };
+                        self.root_best = Some((mv, score, bound));
                     }
                     // Step 11. Beta cutoff: remember the refutation, punish the moves tried
                     // before it.

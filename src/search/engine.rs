@@ -277,6 +277,7 @@ impl Engine {
         t.stopped = false;
         t.seldepth = 0;
         t.qnodes_at_start = 0;
+        t.poll_mask = params::POLL_NODES - 1;
         t.trace = (trace_nodes > 0).then(Vec::new);
         t.trace_limit = trace_nodes;
         t.trace_truncated = false;
@@ -350,11 +351,15 @@ impl Engine {
         self.tt.new_search();
         let us = pos.side_to_move();
         let tm = TimeManager::new(limits, us, self.options.move_overhead);
+        // Helpers search until the main thread stops them, or until all threads together
+        // have searched the node limit.
         let helper_limits = Limits {
             infinite: true,
             depth: limits.depth,
+            nodes: limits.nodes,
             ..Limits::default()
         };
+        let poll_mask = super::searcher::poll_interval(self.threads.len()) - 1;
         if let Some(t) = self.threads.first() {
             t.tb_hits.store(0, Ordering::Relaxed);
         }
@@ -364,6 +369,7 @@ impl Engine {
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;
             t.ponder_nodes = 0;
+            t.poll_mask = poll_mask;
             t.limits = if i == 0 {
                 limits.clone()
             } else {
@@ -446,6 +452,8 @@ impl Engine {
         result.stats = stats;
         result.tbhits = self.threads[0].tb_hits.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
+        result.clock_ms = self.threads[0].time.elapsed_ms();
+        result.hashfull = self.tt.hashfull();
         if result.ponder_move.is_none() {
             result.ponder_move = result.pv.get(1).copied();
         }

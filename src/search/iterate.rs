@@ -94,7 +94,7 @@ impl Searcher {
                         // An aborted iteration still yields a move if one was fully
                         // searched and raised alpha: it is at least as good as the previous
                         // best.
-                        if let Some((mv, s)) = self.root_best {
+                        if let Some((mv, s, bound)) = self.root_best {
                             if Some(mv) != result.best_move {
                                 result.best_found_depth = depth;
                                 result.best_found_ms = self.time.elapsed_ms();
@@ -108,13 +108,15 @@ impl Searcher {
                                 vec![mv]
                             };
                             result.lines.clear();
+                            result.pv_depth = depth;
+                            result.bound = bound;
                         }
                     }
                     break;
                 }
                 *prev_score = score;
                 let pv = self.root_pv(pos);
-                let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
+                let best = pv.first().copied().or(self.root_best.map(|(m, _, _)| m));
                 let Some(best) = best else { break };
                 lines.push(RootLine {
                     score: self.shown_score(score),
@@ -143,12 +145,13 @@ impl Searcher {
             result.best_move = Some(best);
             result.score = first.score;
             result.depth = depth;
+            result.pv_depth = depth;
+            result.bound = ScoreBound::Exact;
             result.seldepth = self.seldepth;
             result.pv = first.pv.clone();
             self.last_pv.clone_from(&result.pv);
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
-                self.report_iteration(&result);
                 let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
                 let progress = SearchProgress {
                     stability,
@@ -156,9 +159,17 @@ impl Searcher {
                         .clamp(-params::TM_SCORE_CHANGE_MAX, params::TM_SCORE_CHANGE_MAX),
                     best_move_effort: self.root_effort(best),
                 };
-                if self.stopped
-                    || self.should_stop_after_iteration(&result, all_root.len(), &progress)
-                {
+                let last = depth == max_depth
+                    || self.stopped
+                    || self.should_stop_after_iteration(&result, all_root.len(), &progress);
+                if last {
+                    // The helpers stop now, not after the report: they must not search on
+                    // past the main thread's last iteration.
+                    self.stop_helpers();
+                }
+                self.report_iteration(&result);
+                // The report's sink may have stopped the search (a soft node limit).
+                if last || self.control.stop.load(Ordering::Relaxed) {
                     break;
                 }
             }
@@ -168,6 +179,14 @@ impl Searcher {
         result.ponder_nodes = self.ponder_nodes;
         result.stats = self.stats.clone();
         result
+    }
+
+    /// The main thread's search is over: the helpers stop, unless the search waits for
+    /// `stop` or `ponderhit` (they go on helping until then).
+    fn stop_helpers(&self) {
+        if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
+            self.control.stop.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether this helper thread skips the iteration at `depth` (never the main thread).

@@ -30,7 +30,8 @@ pub mod why;
 pub use control::Control;
 pub use engine::Engine;
 pub use report::{
-    IterationReport, QuiesceResult, ReportSink, RootLine, ScoreBound, SearchReport, SearchResult,
+    shown_centipawns, IterationReport, QuiesceResult, ReportSink, RootLine, ScoreBound,
+    SearchReport, SearchResult,
 };
 pub use searcher::Searcher;
 pub use see::{see, see_ge};

@@ -372,8 +372,11 @@ impl Searcher {
     /// passing, answered by the opponent's ordinary (order-1) capture search. We compute it
     /// as `static_eval - threat`, where threat = max(0, Q1(after null) - E(after null)) is
     /// what the opponent's captures gain over its own stand pat: a piece of ours that hangs
-    /// lowers our stand pat. Returns the threat (0 when we may not pass, or when the search
-    /// was stopped).
+    /// lowers our stand pat. The threat is at most all our material (the king aside): a
+    /// bigger gain is a mate the capture search found after the pass, which is no proof of a
+    /// mate here (we need not pass), so it counts as the loss of everything and the stand pat
+    /// stays an evaluation, never a score of the mate or tablebase range. Returns the threat
+    /// (0 when we may not pass, or when the search was stopped).
     fn null_move_threat(
         &mut self,
         pos: &mut Position,
@@ -394,7 +397,14 @@ impl Searcher {
             return 0;
         }
         let q1 = q1.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        let threat = (q1 - e_null).max(0);
+        let board = pos.board();
+        let ours = board.colors(board.side_to_move());
+        let material: i32 = Piece::ALL
+            .iter()
+            .filter(|&&p| p != Piece::King)
+            .map(|&p| (board.pieces(p) & ours).len() as i32 * see_value(p))
+            .sum();
+        let threat = (q1 - e_null).clamp(0, material);
         if threat > 0 {
             self.stats.null_standpat_lowered += 1;
         }

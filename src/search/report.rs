@@ -9,6 +9,19 @@ use serde::Serialize;
 
 use super::stats::SearchStats;
 use super::trace::QTrace;
+use crate::params::{MATE_BOUND, TB_BOUND, TB_WIN, TB_WIN_SHOWN};
+
+/// A score that is not a mate as the protocols show it in centipawns: itself, or a
+/// tablebase win or loss (the band from [`TB_BOUND`] to the mate scores) as
+/// ±([`TB_WIN_SHOWN`] less its distance in plies).
+pub fn shown_centipawns(score: i32) -> i32 {
+    let magnitude = score.abs();
+    if (TB_BOUND..MATE_BOUND).contains(&magnitude) {
+        score.signum() * (TB_WIN_SHOWN - (TB_WIN - magnitude))
+    } else {
+        score
+    }
+}
 
 /// What the score of a report is: exact (a completed iteration) or a bound (an aspiration
 /// search that failed high or low and is searched again).
@@ -119,6 +132,74 @@ pub struct SearchResult {
     /// With `MultiPV` above one: the best root moves of the last completed iteration, best
     /// first, each with its score and line (the first is `best_move`, `score` and `pv`).
     pub lines: Vec<RootLine>,
+    /// Depth of the iteration that gave `score` and `pv`: `depth`, or the next one when
+    /// that iteration was stopped after it had searched a better move (0: no iteration
+    /// gave a score; the move is the first legal one).
+    #[serde(skip)]
+    pub pv_depth: i32,
+    /// What `score` is: exact, or a lower bound when the move failed high in the
+    /// iteration that was stopped.
+    #[serde(skip)]
+    pub bound: ScoreBound,
+    /// Transposition-table occupancy in permille at the end.
+    #[serde(skip)]
+    pub hashfull: u32,
+    /// Milliseconds on the engine's own clock, as the reports count them: since the
+    /// ponder hit, if there was one, else `time_ms`.
+    #[serde(skip)]
+    pub clock_ms: u64,
+}
+
+impl SearchResult {
+    /// The line of the move to play: the PV when it starts with `best_move`, else the move
+    /// alone, with `ponder_move` as its second move when there is one (empty without a
+    /// move).
+    pub fn played_line(&self) -> Vec<Move> {
+        let Some(best) = self.best_move else {
+            return Vec::new();
+        };
+        let mut line = if self.pv.first() == Some(&best) {
+            self.pv.clone()
+        } else {
+            vec![best]
+        };
+        if let Some(reply) = self.ponder_move {
+            if line.get(1) != Some(&reply) {
+                line.truncate(1);
+                line.push(reply);
+            }
+        }
+        line
+    }
+
+    /// The report of the move to play, for a front end to show as its last line before the
+    /// move ([`SearchResult::played_line`] with its score, at `pv_depth`, with the search's
+    /// final counts). `None` without a move, or when no iteration gave the move a score
+    /// (`pv_depth` 0).
+    pub fn final_report(&self) -> Option<IterationReport> {
+        let pv = self.played_line();
+        if pv.is_empty() || self.pv_depth < 1 {
+            return None;
+        }
+        let nodes = self.nodes;
+        Some(IterationReport {
+            depth: self.pv_depth,
+            seldepth: self.seldepth.max(self.pv_depth as usize),
+            score: self.score,
+            nodes,
+            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / self.clock_ms.max(1),
+            ponder_nodes: self.ponder_nodes,
+            bound: self.bound,
+            time_ms: self.clock_ms,
+            hashfull: self.hashfull,
+            tbhits: self.tbhits,
+            lines: vec![RootLine {
+                score: self.score,
+                pv: pv.clone(),
+            }],
+            pv,
+        })
+    }
 }
 
 /// One line of a MultiPV search: a root move's score and principal variation.

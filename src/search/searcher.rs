@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use cozy_chess::Move;
 
-use crate::params::{Tunable, LMR_BASE, LMR_DIVISOR, MATE_BOUND, MAX_PLY};
+use crate::params::{Tunable, LMR_BASE, LMR_DIVISOR, MATE_BOUND, MAX_PLY, POLL_NODES};
 use crate::position::Position;
 use crate::tablebase::Tablebases;
 use crate::time::{Limits, TimeManager};
@@ -16,7 +16,7 @@ use crate::tt::TranspositionTable;
 use super::control::Control;
 use super::lmr::LmrTable;
 use super::ordering::OrderingTables;
-use super::report::ReportSink;
+use super::report::{ReportSink, ScoreBound};
 use super::settings::SearchOptions;
 use super::stack::{NnueStack, SearchStack};
 use super::stats::SearchStats;
@@ -49,6 +49,9 @@ pub struct Searcher {
     pub(super) stopped: bool,
     pub(super) thread_id: usize,
     pub(super) node_counters: Arc<Vec<AtomicU64>>,
+    /// This thread polls when its node count has these bits clear: every
+    /// [`poll_interval`] nodes.
+    pub(super) poll_mask: u64,
     pub(super) root_moves: Vec<Move>,
     /// Pondering and no `ponderhit` seen yet.
     pub(super) ponder_pending: bool,
@@ -56,8 +59,9 @@ pub struct Searcher {
     pub(super) ponder_nodes: u64,
     /// The PV of the last completed iteration (shown with a fail-low bound).
     pub(super) last_pv: Vec<Move>,
-    /// Best root move and score found so far in the current iteration.
-    pub(super) root_best: Option<(Move, i32)>,
+    /// Best root move and score found so far in the current iteration, and whether that
+    /// score is exact or (a fail high of the root window) a lower bound.
+    pub(super) root_best: Option<(Move, i32, ScoreBound)>,
     /// Nodes spent on each root move in the current iteration (for the time manager).
     pub(super) root_nodes: Vec<(Move, u64)>,
     /// Quiescence nodes at the start of the current search (for `QSearchMaxNodes`).
@@ -80,6 +84,12 @@ pub struct Searcher {
     pub(crate) why: Option<Box<WhyTrace>>,
     /// The late-move reduction table of the options' `LmrBase` and `LmrDivisor`.
     pub(super) lmr: LmrTable,
+}
+
+/// Nodes between two polls of each of `threads` search threads (a power of two): see
+/// [`POLL_NODES`].
+pub fn poll_interval(threads: usize) -> u64 {
+    (POLL_NODES / (threads.max(1) as u64).next_power_of_two()).max(1)
 }
 
 impl Searcher {
@@ -121,6 +131,7 @@ impl Searcher {
             stopped: false,
             thread_id,
             node_counters,
+            poll_mask: POLL_NODES - 1,
             root_moves: Vec::new(),
             ponder_pending: false,
             ponder_nodes: 0,
@@ -215,27 +226,32 @@ impl Searcher {
         total
     }
 
-    /// Called at every node: every 1024 nodes publishes the node count and checks the
-    /// stop flag, the clock and the node limit. Returns true when the search must unwind.
+    /// Called at every node: every [`poll_interval`] nodes publishes the node count and
+    /// checks the stop flag, the node limit of all threads together and (the main thread)
+    /// the clock. Returns true when the search must unwind.
     #[inline]
     pub(crate) fn poll(&mut self) -> bool {
         if self.stopped {
             return true;
         }
         let nodes = self.nodes();
-        if nodes & 1023 == 0 {
+        if nodes & self.poll_mask == 0 {
             self.node_counters[self.thread_id].store(nodes, Ordering::Relaxed);
             if self.control.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
-            } else if self.is_main() {
-                let pondering = self.control.pondering.load(Ordering::Relaxed);
-                if self.ponder_pending && !pondering {
-                    // ponderhit: our clock runs from now.
-                    self.ponder_pending = false;
-                    self.ponder_nodes = self.total_nodes();
-                    self.time.restart();
+            } else {
+                let mut out_of_time = false;
+                if self.is_main() {
+                    let pondering = self.control.pondering.load(Ordering::Relaxed);
+                    if self.ponder_pending && !pondering {
+                        // ponderhit: our clock runs from now.
+                        self.ponder_pending = false;
+                        self.ponder_nodes = self.total_nodes();
+                        self.time.restart();
+                    }
+                    out_of_time = !pondering && self.time.hard_expired();
                 }
-                let out_of_time = !pondering && self.time.hard_expired();
+                // Any thread may find the node limit reached: the helpers' nodes count too.
                 let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
                 if out_of_time || out_of_nodes {
                     self.stopped = true;

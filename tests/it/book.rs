@@ -433,9 +433,15 @@ fn uci_plays_book_moves() {
             .any(|(m, w)| best[0] == *m && *info == format!("info string book move {m} {w}")),
         "{info} / {best:?}"
     );
-    // No search was run for it.
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info depth")),
+    // No search was run for it: its only `info` line is the move's, at depth 0 (the last
+    // `info … pv` line before `bestmove` is the move played).
+    let depth_lines: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(
+        depth_lines,
+        [&format!("info depth 0 pv {}", best[0])],
         "{lines:?}"
     );
 

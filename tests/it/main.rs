@@ -54,6 +54,8 @@ mod report;
 #[cfg(feature = "tools")]
 mod report_figures;
 #[cfg(feature = "tools")]
+mod search_output;
+#[cfg(feature = "tools")]
 mod shards;
 #[cfg(feature = "tools")]
 mod soak;

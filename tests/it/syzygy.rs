@@ -250,8 +250,9 @@ fn tbhits_appear_in_uci_info_lines() {
     let (lines, _) = e.wait_for("bestmove", |l| l.starts_with("bestmove"));
     let hits = tbhits(&lines);
     assert!(hits.last().is_some_and(|&h| h > 0), "{lines:?}");
-    // A 4-piece root: ranked by the tables, the score is a tablebase win (in centipawns
-    // just below the mates, never a mate score the search did not prove).
+    // A 4-piece root: ranked by the tables, the score is a tablebase win (shown as
+    // `cp 20000`, as Stockfish shows it: never a mate score the search did not prove, nor a
+    // centipawn value near the mates).
     e.send("position fen 8/8/8/4k3/8/8/8/4K2R w - - 0 1");
     e.send("go depth 4");
     let (lines, _) = e.wait_for("bestmove", |l| l.starts_with("bestmove"));
@@ -261,7 +262,7 @@ fn tbhits_appear_in_uci_info_lines() {
         .find(|l| l.starts_with("info depth"))
         .unwrap();
     assert!(
-        last.contains(&format!("score cp {}", lull::params::TB_WIN)),
+        last.contains(&format!("score cp {}", lull::params::TB_WIN_SHOWN)),
         "{last}"
     );
     assert!(tbhits(&lines).iter().all(|&h| h >= 14), "{lines:?}");
