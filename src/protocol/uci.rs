@@ -9,7 +9,7 @@ use std::sync::Arc;
 use cozy_chess::Move;
 
 use super::session::{Joined, Session};
-use super::{run_loop, say, Frontend, ENGINE_AUTHOR, ENGINE_NAME, MAX_GO_MS};
+use super::{run_loop, say, say_lines, Frontend, ENGINE_AUTHOR, ENGINE_NAME, MAX_GO_MS};
 use crate::options::{is_integer, option_specs, parse_option};
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
@@ -136,7 +136,7 @@ impl Uci {
             UciCommand::Ignored => {}
             UciCommand::Display => {
                 let pos = &self.session.pos;
-                say(&board_ascii(pos));
+                say_lines(&board_ascii(pos));
                 say(&format!("Fen: {}", pos.fen()));
                 say(&format!("Key: {:016x}", pos.hash()));
             }

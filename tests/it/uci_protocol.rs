@@ -1161,6 +1161,33 @@ fn go_movetime_returns_in_time() {
     assert!(took < Duration::from_millis(200) + STOP_SLACK, "{took:?}");
 }
 
+/// `d` prints the board as lines (the escaping of control characters in output lines had
+/// caught the board's own line ends: one line with literal `\n`), while a control character
+/// that comes from the input is still escaped.
+#[test]
+fn d_prints_the_board_as_lines() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("d");
+    let lines = e.sync();
+    let board: Vec<&String> = lines.iter().filter(|l| l.contains(" | ")).collect();
+    assert_eq!(board.len(), 8, "{lines:?}");
+    assert_eq!(
+        board[0], " | r | n | b | q | k | b | n | r | 8",
+        "{lines:?}"
+    );
+    assert_eq!(
+        board[4], " |   |   |   |   | P |   |   |   | 4",
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.contains("\\n")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Fen: ")), "{lines:?}");
+    e.send("xyzzy\u{1b}[31m");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("xyzzy\\u{1b}[31m"), "{lines:?}");
+}
+
 #[test]
 fn black_move_after_e2e4() {
     let mut e = Engine::start();
