@@ -28,6 +28,8 @@ use crate::time::Limits;
 
 /// Stack size of the search thread (the recursion of a deep search needs room).
 const SEARCH_STACK: usize = 64 << 20;
+/// How often a search that has ended looks whether it may answer (see [`await_answer`]).
+const ANSWER_POLL: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// How a search that was joined ended.
 #[derive(Debug)]
@@ -128,6 +130,20 @@ impl Session {
     /// The stop and ponder flags of the engine (also of a running search).
     pub fn control(&self) -> &Control {
         &self.control
+    }
+
+    /// The ponder hit: the running ponder search becomes the search of the engine's move,
+    /// its clock starting now, with `limits` when given (computed from the clocks as they
+    /// are now), else with the limits it was started with.
+    pub fn ponder_hit(&self, limits: Option<Limits>) {
+        if let Some(limits) = limits {
+            *self
+                .control
+                .hit_limits
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = Some(limits);
+        }
+        self.control.pondering.store(false, Ordering::SeqCst);
     }
 
     /// Tells a running search or job to end now (pondering ends too).
@@ -231,11 +247,17 @@ impl Session {
         self.control
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
+        *self
+            .control
+            .hit_limits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = None;
         // Read here, taken by the spawn.
         #[cfg(test)]
         let inject = self.inject;
         let level = self.strength.level();
-        let started = self.spawn(move |engine, _| {
+        let control = Arc::clone(&self.control);
+        let started = self.spawn(move |engine, halt| {
             let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 #[cfg(test)]
                 if inject == Some(Failure::Search) {
@@ -245,6 +267,7 @@ impl Session {
             }));
             engine.set_report_sink(None);
             let result = outcome.ok();
+            await_answer(&limits, &control, halt);
             finish(&pos, result.as_ref());
             #[cfg(test)]
             if inject == Some(Failure::Thread) {
@@ -370,6 +393,19 @@ impl Session {
     }
 }
 
+/// One rule for when a search may answer: an `infinite` search answers only once told to
+/// stop, and a ponder search only after the ponder hit or `stop`, also when a limit of its
+/// own (depth, nodes, movetime, mate) ended the search before. (The engine waits for the same
+/// when no limit ended it, but a limit that ends the search sets the stop flag that it
+/// waits on; `halt` is set only by [`Session::stop`].)
+fn await_answer(limits: &Limits, control: &Control, halt: &AtomicBool) {
+    while !halt.load(Ordering::SeqCst)
+        && (limits.infinite || (limits.ponder && control.pondering.load(Ordering::SeqCst)))
+    {
+        std::thread::sleep(ANSWER_POLL);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,6 +523,55 @@ mod tests {
         .unwrap();
         let joined = s.join().unwrap();
         (joined, rx.try_recv().ok())
+    }
+
+    #[test]
+    fn infinite_and_ponder_searches_answer_only_when_told() {
+        for (limits, end) in [
+            (
+                Limits {
+                    infinite: true,
+                    nodes: Some(100),
+                    ..Limits::default()
+                },
+                "stop",
+            ),
+            (
+                Limits {
+                    movetime: Some(1),
+                    infinite: true,
+                    ..Limits::default()
+                },
+                "stop",
+            ),
+            (
+                Limits {
+                    ponder: true,
+                    nodes: Some(100),
+                    ..Limits::default()
+                },
+                "ponderhit",
+            ),
+        ] {
+            let mut s = Session::new();
+            let (tx, rx) = std::sync::mpsc::channel();
+            let pos = s.pos.clone();
+            s.start_search(pos, limits.clone(), Vec::new(), None, move |_, r| {
+                let _ = tx.send(r.is_some());
+            })
+            .unwrap();
+            // Its own limit ended the search long before; the answer waits.
+            let early = rx.recv_timeout(std::time::Duration::from_millis(300));
+            assert!(early.is_err(), "{limits:?} answered before '{end}'");
+            if end == "stop" {
+                s.stop();
+            } else {
+                s.ponder_hit(None);
+            }
+            let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+            assert_eq!(answer, Ok(true), "{limits:?}");
+            assert!(matches!(s.join(), Some(Joined::Done(_))));
+        }
     }
 
     #[test]

@@ -44,9 +44,9 @@ pub struct Uci {
     /// Set by the search thread just before it prints its closing lines (`bestmove`, a
     /// perft total, a bench signature): see [`answer`].
     answered: Arc<AtomicBool>,
-    /// Whether the running search has no limit of its own (infinite, ponder, or no depth,
-    /// node, time or clock limit): at end of input it is stopped rather than awaited.
-    endless: bool,
+    /// Whether the work on the search thread is a search (not a job such as perft or bench):
+    /// at the end of input a search is stopped (its `bestmove` is printed), a job awaited.
+    searching: bool,
 }
 
 impl Default for Uci {
@@ -65,9 +65,11 @@ impl Frontend for Uci {
     }
 
     fn end_of_input(&mut self) {
-        // Finish a bounded search, stop an endless one (nobody can send `stop` or `ponderhit`
-        // any more), then exit.
-        if self.endless || self.session.control().pondering.load(Ordering::Relaxed) {
+        // Nobody can send `stop` or `ponderhit` any more, and a GUI that closed its end may
+        // have crashed: a search is stopped (as `quit` does, after its `bestmove`), so that
+        // no search outlives its GUI. A job (perft, bench) is bounded and its last line is
+        // its point: it is awaited.
+        if self.searching {
             self.session.stop();
         }
         self.wait();
@@ -80,7 +82,7 @@ impl Uci {
         Self {
             session: Session::new(),
             answered: Arc::new(AtomicBool::new(false)),
-            endless: false,
+            searching: false,
         }
     }
 
@@ -122,12 +124,8 @@ impl Uci {
                 self.go_perft(depth);
             }
             UciCommand::Stop => self.session.stop(),
-            UciCommand::PonderHit => {
-                self.session
-                    .control()
-                    .pondering
-                    .store(false, Ordering::Relaxed);
-            }
+            // `go ponder` carried the clocks of the move pondered on: the limits stay.
+            UciCommand::PonderHit => self.session.ponder_hit(None),
             UciCommand::Quit => {
                 self.session.stop();
                 self.wait();
@@ -292,22 +290,12 @@ impl Uci {
             }
             return;
         }
-        let own_clock = match pos.side_to_move() {
-            cozy_chess::Color::White => limits.wtime,
-            cozy_chess::Color::Black => limits.btime,
-        };
-        let endless = limits.infinite
-            || limits.ponder
-            || (limits.depth.is_none()
-                && limits.nodes.is_none()
-                && limits.movetime.is_none()
-                && own_clock.is_none());
         let pos = pos.clone();
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
         let report = info_reporter(pos.clone(), self.session.show_wdl);
         let statistics = self.session.statistics;
-        self.endless = endless;
+        self.searching = true;
         let started = self.session.start_search(
             pos,
             limits,
@@ -348,7 +336,7 @@ impl Uci {
     ) {
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
-        self.endless = false;
+        self.searching = false;
         let started = self.session.start_job(move |engine, halt| {
             let closing = job(engine, halt);
             answer(&answered, &closing, say);
@@ -858,7 +846,6 @@ mod tests {
             score: 20,
             nodes: 1000,
             nps: 50_000,
-            ponder_nodes: 0,
             bound: ScoreBound::Exact,
             time_ms: 20,
             hashfull: 7,

@@ -104,10 +104,6 @@ struct Shared {
     done: bool,
     /// A thinking line of the engine's own move was shown (after the ponder hit, if any).
     shown: bool,
-    /// When the engine's clock started: the start of the search, or the ponder hit.
-    clock: Instant,
-    /// The search was a ponder search that became the engine's move.
-    hit: bool,
 }
 
 /// What the XBoard skin knows about the search on the session's thread.
@@ -520,8 +516,6 @@ impl Xboard {
             sent: None,
             done: false,
             shown: false,
-            clock: Instant::now(),
-            hit: false,
         }));
         let report = {
             let board = pos.board().clone();
@@ -572,9 +566,9 @@ impl Xboard {
                     }
                     _ => return,
                 };
-                // After a ponder hit the clock restarted: the nodes shown are those of the
-                // time shown, so that the GUI's nodes / time is the real speed.
-                let nodes = r.nodes.saturating_sub(r.ponder_nodes);
+                // The nodes and the time of the whole search (a ponder search's: since it
+                // began pondering), so that nodes / time is its speed.
+                let nodes = r.nodes;
                 let pv = line_to_san(&board, &r.pv);
                 *lock(&status) = Some(Status {
                     centis: r.time_ms / 10,
@@ -615,18 +609,14 @@ impl Xboard {
                 // shown while pondering were those of the reply's search.
                 if let Some(r) = result.filter(|r| !s.shown && !r.pv.is_empty()) {
                     if post.load(Ordering::Relaxed) {
-                        // The nodes of the engine's own clock: none when the ponder search
-                        // had ended before the hit.
-                        let nodes = match (s.hit, r.ponder_nodes) {
-                            (true, 0) => 0,
-                            (_, before) => r.nodes.saturating_sub(before),
-                        };
+                        // The whole search's nodes and time, as on every thinking line.
                         let pv = line_to_san(pos.board(), &r.pv).join(" ");
                         say(&format!(
-                            "{} {} {} {nodes} {pv}",
+                            "{} {} {} {} {pv}",
                             r.depth,
                             cecp_score(r.score),
-                            s.clock.elapsed().as_millis() / 10,
+                            r.time_ms / 10,
+                            r.nodes,
                         ));
                     }
                 }
@@ -724,15 +714,14 @@ impl Xboard {
             let mut s = lock(&run.shared);
             if s.mode == Mode::Ponder(mv) && !s.done && !s.discarded {
                 s.mode = Mode::Think;
-                s.clock = Instant::now();
-                s.hit = true;
                 drop(s);
                 run.started = Instant::now();
                 self.session.pos.play(mv);
-                self.session
-                    .control()
-                    .pondering
-                    .store(false, Ordering::Relaxed);
+                // The limits of the move from the clocks as they are now (`time` and `otim`
+                // come just before the move): those of the ponder search were computed from
+                // the clocks when it began, which may be far more than is left.
+                let limits = self.think_limits(&self.session.pos);
+                self.session.ponder_hit(Some(limits));
                 return;
             }
         }

@@ -363,7 +363,6 @@ impl Engine {
             t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;
-            t.ponder_nodes = 0;
             t.limits = if i == 0 {
                 limits.clone()
             } else {

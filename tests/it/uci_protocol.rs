@@ -14,7 +14,7 @@ use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{EngineProcess, TIMEOUT};
+use common::EngineProcess;
 use lull::position::Position;
 
 /// `protocol::MAX_LINE`: the longest accepted input line, in bytes.
@@ -821,36 +821,32 @@ fn closed_input_exits_cleanly() {
     assert!(e.rest_of_output().is_empty());
 }
 
+/// End of input stops a search, however long it would run, after its `bestmove` (a GUI that
+/// crashed must not leave a process searching): `go depth 60` and `go nodes 10^12` used to
+/// run on for hours.
 #[test]
-fn closed_input_finishes_a_running_search_first() {
-    let mut e = Engine::start();
-    e.send("position startpos moves e2e4");
-    e.send("go depth 3");
-    e.close_input();
-    let status = e.wait_exit(TIMEOUT);
-    assert!(status.success(), "{status:?}");
-    let lines = e.rest_of_output();
-    assert_eq!(count_bestmoves(&lines), 1, "{lines:?}");
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 3 ")),
-        "depth 3 was not completed: {lines:?}"
-    );
-    check_bestmove(&startpos_after("e2e4"), lines.last().unwrap());
-
-    // A timed search is surely still running when the input closes: it must run its time.
-    let mut e = Engine::start();
-    e.sync();
-    let sent = Instant::now();
-    e.send("go movetime 300");
-    e.close_input();
-    let status = e.wait_exit(TIMEOUT);
-    let took = sent.elapsed();
-    assert!(status.success(), "{status:?}");
-    assert!(took >= Duration::from_millis(250), "exited after {took:?}");
-    let lines = e.rest_of_output();
-    assert_eq!(count_bestmoves(&lines), 1, "{lines:?}");
-    check_bestmove(&Position::startpos(), lines.last().unwrap());
+fn closed_input_stops_a_running_search_after_its_bestmove() {
+    for go in [
+        "go depth 60",
+        "go nodes 1000000000000",
+        "go movetime 100000",
+        "go wtime 10000000 btime 10000000",
+    ] {
+        let mut e = Engine::start();
+        e.send("position startpos moves e2e4");
+        e.send(go);
+        e.wait_for("an info depth line", |l| l.starts_with("info depth"));
+        let sent = Instant::now();
+        e.close_input();
+        let status = e.wait_exit(Duration::from_secs(10));
+        let took = sent.elapsed();
+        assert!(status.success(), "{go}: {status:?}");
+        assert!(took < Duration::from_secs(5), "{go}: exited after {took:?}");
+        let lines = e.rest_of_output();
+        assert_eq!(count_bestmoves(&lines), 1, "{go}: {lines:?}");
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+        check_bestmove(&startpos_after("e2e4"), lines.last().unwrap());
+    }
 }
 
 #[test]
@@ -1145,6 +1141,79 @@ fn ponder_then_ponderhit_moves_within_the_limit() {
     e.send("stop");
     let (_, line) = e.bestmove();
     check_bestmove(&pos, &line);
+}
+
+/// One rule for `infinite`, whatever else the line says and in any order: the search may end
+/// by a limit of its own, but `bestmove` waits for `stop` (`go movetime 100 infinite` used to
+/// answer after 100 ms, `go infinite depth 3` only after `stop`). A ponder search likewise
+/// waits for `ponderhit` or `stop`.
+#[test]
+fn infinite_waits_for_stop_whatever_the_other_limits() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let pos = startpos_after("e2e4");
+    for go in [
+        "go movetime 100 infinite",
+        "go infinite movetime 100",
+        "go infinite depth 3",
+        "go depth 3 infinite",
+        "go infinite nodes 2000",
+        "go mate 1 infinite",
+        "go ponder nodes 2000",
+        "go ponder depth 2",
+    ] {
+        e.send(go);
+        let lines = e.lines_for(Duration::from_millis(600));
+        assert_eq!(
+            count_bestmoves(&lines),
+            0,
+            "'{go}' answered early: {lines:?}"
+        );
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+        let end = if go.contains("ponder") {
+            "ponderhit"
+        } else {
+            "stop"
+        };
+        e.send(end);
+        let (_, line) = e.bestmove();
+        check_bestmove(&pos, &line);
+        assert_eq!(count_bestmoves(&e.sync()), 0, "{go}");
+    }
+}
+
+/// After a ponder hit the `info` lines count nodes, time and nps over the same span, the
+/// whole search (pondering included): nodes / time is nps, and the time goes on from the
+/// pondering (it used to restart at the hit while the nodes did not, so that nodes / time
+/// was several times nps).
+#[test]
+fn info_after_ponderhit_counts_nodes_time_and_nps_alike() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder movetime 1500");
+    thread::sleep(Duration::from_millis(700));
+    e.send("ponderhit");
+    let (before, line) = e.bestmove();
+    check_bestmove(&startpos_after("e2e4 e7e5"), &line);
+    let field = |l: &str, name: &str| -> Option<u64> {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == name)?;
+        words.get(at + 1)?.parse().ok()
+    };
+    let mut last_time = 0;
+    let mut late = 0;
+    for l in before.iter().filter(|l| l.contains(" nps ")) {
+        let (nodes, nps, time) = (
+            field(l, "nodes").unwrap(),
+            field(l, "nps").unwrap(),
+            field(l, "time").unwrap(),
+        );
+        assert_eq!(nps, nodes * 1000 / time.max(1), "{l}");
+        assert!(time >= last_time, "the time went back: {l}\n{before:?}");
+        last_time = time;
+        late += usize::from(time >= 700);
+    }
+    assert!(late > 0, "no line after the hit: {before:?}");
 }
 
 #[test]

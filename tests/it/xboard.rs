@@ -602,6 +602,45 @@ fn pondering_on_the_expected_reply_answers_a_ponder_hit() {
     assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
 }
 
+/// A ponder hit takes the limits of the move from the clocks the GUI sent just before the
+/// move pondered on (`time 50`: half a second left), not from those when pondering began
+/// (ten minutes): the reply used to take 2.4-3.9 s, and a real game sent `time 1`.
+#[test]
+fn a_ponder_hit_takes_its_limits_from_the_latest_clock() {
+    let mut e = session();
+    e.send("hard");
+    e.send("level 0 10 0");
+    e.send("force");
+    // White's only legal move is Kh2: the engine's first move comes at once, whatever the
+    // clock, and it ponders on its expected reply with ten minutes on both clocks.
+    e.send("setboard 4k3/8/8/8/8/8/5PP1/r5K1 w - - 0 1");
+    e.send("time 60000");
+    e.send("otim 60000");
+    e.send("go");
+    let (_, line) = e.next_move();
+    assert_eq!(line, "move g1h2");
+    let mut pos = Position::from_fen("4k3/8/8/8/8/8/5PP1/r5K1 w - - 0 1").unwrap();
+    pos.play(parse_move(pos.board(), "g1h2", false).unwrap());
+    e.send("hint");
+    let (_, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
+    let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
+    pos.play(parse_move(pos.board(), &reply, false).unwrap());
+    thread::sleep(Duration::from_millis(300));
+    e.send("time 50");
+    e.send("otim 59000");
+    let sent = Instant::now();
+    e.send(&format!("usermove {reply}"));
+    let (_, line) = e.wait_for_within("the move after the hit", Duration::from_secs(30), |l| {
+        l.starts_with("move ")
+    });
+    let took = sent.elapsed();
+    check_move(&pos, &line);
+    assert!(
+        took < Duration::from_millis(1500),
+        "the move came {took:?} after the hit, with 0.5 s on the clock"
+    );
+}
+
 #[test]
 fn fischerandom_castling_is_o_o_both_ways() {
     let mut e = session();
