@@ -83,6 +83,9 @@ pub struct Session {
     applied: Vec<(OptionSpec, OptionValue)>,
     /// The game position.
     pub pos: Position,
+    /// Why the last position the GUI sent (UCI `position`, XBoard `setboard`) was refused,
+    /// until one is accepted: see [`Session::position_to_search`].
+    refused: Option<String>,
     /// Chess960 (UCI `UCI_Chess960`, XBoard `variant fischerandom`).
     pub chess960: bool,
     /// Pondering allowed (UCI `Ponder`, XBoard `hard`/`easy`).
@@ -116,6 +119,7 @@ impl Session {
             halt: Arc::new(AtomicBool::new(false)),
             applied: Vec::new(),
             pos: Position::startpos(),
+            refused: None,
             chess960: false,
             ponder: false,
             book: BookState::default(),
@@ -130,6 +134,32 @@ impl Session {
     /// The stop and ponder flags of the engine (also of a running search).
     pub fn control(&self) -> &Control {
         &self.control
+    }
+
+    /// Sets the game position the GUI sent (it is searched from now on).
+    pub fn set_position(&mut self, pos: Position) {
+        self.pos = pos;
+        self.refused = None;
+    }
+
+    /// Records that the position the GUI sent was refused (`why`): the previous position
+    /// stays, for every command but the searches (see [`Session::position_to_search`]).
+    pub fn refuse_position(&mut self, why: &str) {
+        self.refused = Some(crate::position::shorten(why, 200));
+    }
+
+    /// The position a search (or a count of it) may start from, or why there is none: after
+    /// a refused position the GUI's board is one Lull does not have, and a move for the
+    /// previous position would be a move for a position the GUI never sent. So no search
+    /// starts until a position is accepted; each protocol answers in its own way (UCI: an
+    /// error and `bestmove 0000`, XBoard: an error and no move).
+    pub fn position_to_search(&self) -> Result<&Position, String> {
+        match &self.refused {
+            None => Ok(&self.pos),
+            Some(why) => Err(format!(
+                "no position to search: the last one sent was refused ({why}); send a new one"
+            )),
+        }
     }
 
     /// The ponder hit: the running ponder search becomes the search of the engine's move,
@@ -523,6 +553,19 @@ mod tests {
         .unwrap();
         let joined = s.join().unwrap();
         (joined, rx.try_recv().ok())
+    }
+
+    #[test]
+    fn a_refused_position_leaves_none_to_search_until_one_is_set() {
+        let mut s = Session::new();
+        assert!(s.position_to_search().is_ok());
+        s.refuse_position("invalid FEN 'x': the board has 1 rank, not 8");
+        let why = s.position_to_search().unwrap_err();
+        assert!(why.contains("the board has 1 rank"), "{why}");
+        // The previous position stays for everything else.
+        assert_eq!(s.pos.fen(), Position::startpos().fen());
+        s.set_position(Position::startpos());
+        assert!(s.position_to_search().is_ok());
     }
 
     #[test]

@@ -96,11 +96,16 @@ impl Uci {
         match parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
-                // Every `go` ends the running search, also one whose parameters are bad.
-                if line.split_whitespace().next() == Some("go") {
-                    self.end_search_for_go();
+                match line.split_whitespace().next() {
+                    // Every `go` ends the running search, also one whose parameters are bad.
+                    Some("go") => {
+                        self.end_search_for_go();
+                        error(&e);
+                    }
+                    // A position that cannot be read is a refused position.
+                    Some("position") => self.refuse_position(&e),
+                    _ => error(&e),
                 }
-                error(&e);
                 true
             }
         }
@@ -121,7 +126,10 @@ impl Uci {
             UciCommand::Go(params) => self.cmd_go(params),
             UciCommand::GoPerft { depth } => {
                 self.end_search_for_go();
-                self.go_perft(depth);
+                match self.session.position_to_search() {
+                    Ok(_) => self.go_perft(depth),
+                    Err(e) => error(&e),
+                }
             }
             UciCommand::Stop => self.session.stop(),
             // `go ponder` carried the clocks of the move pondered on: the limits stay.
@@ -217,37 +225,52 @@ impl Uci {
             // is white to move", …) and quotes the FEN shortened.
             PositionStart::Fen(fen) => match Position::from_fen(&fen) {
                 Ok(p) => p,
-                Err(e) => {
-                    error(&e);
-                    return;
-                }
+                Err(e) => return self.refuse_position(&e),
             },
         };
         // As Stockfish does: castling that standard notation cannot write (e1g1 would not say
         // which move it is, and the GUI's board would differ from ours) needs UCI_Chess960.
         if !self.session.chess960 {
             if let Some(problem) = standard_castling_problem(pos.board()) {
-                error(&format!(
-                    "{problem}; set UCI_Chess960 to true for this position; position unchanged"
+                return self.refuse_position(&format!(
+                    "{problem}; set UCI_Chess960 to true for this position"
                 ));
-                return;
             }
         }
         pos.set_chess960(self.session.chess960);
         for (n, text) in moves.iter().enumerate() {
+            // UCI's null move, as python-chess sends a board's null moves: the side to move
+            // passes (not while in check, where passing would leave its king to be taken).
+            if text == "0000" {
+                if !pos.play_null() {
+                    return self.refuse_position(&format!(
+                        "null move '0000' while in check (move {} of the list)",
+                        n + 1
+                    ));
+                }
+                continue;
+            }
             match pos.parse_uci_move(text) {
                 Ok(mv) => pos.play(mv),
                 Err(e) => {
-                    error(&format!(
-                        "{} (move {} of the list); position unchanged",
+                    return self.refuse_position(&format!(
+                        "{} (move {} of the list)",
                         truncate(&e, 80),
                         n + 1
-                    ));
-                    return;
+                    ))
                 }
             }
         }
-        self.session.pos = pos;
+        self.session.set_position(pos);
+    }
+
+    /// A `position` that cannot be set: one error line; the previous position stays for
+    /// `d` and `eval`, but `go` searches nothing until a position is accepted.
+    fn refuse_position(&mut self, why: &str) {
+        error(&format!(
+            "{why}; position unchanged, no search until a position is accepted"
+        ));
+        self.session.refuse_position(why);
     }
 
     /// Every `go` gets one `bestmove`: a search still running (the GUI did not send `stop`)
@@ -262,6 +285,13 @@ impl Uci {
 
     fn cmd_go(&mut self, params: GoParams) {
         self.end_search_for_go();
+        // The GUI must never get a move for a position it did not send: after a refused
+        // `position`, the null move (as UCI writes "no move").
+        if let Err(e) = self.session.position_to_search() {
+            error(&e);
+            say("bestmove 0000");
+            return;
+        }
         // The line's problems and the search moves that are not legal here, in line order.
         let mut warnings = params.warnings.iter().peekable();
         let mut searchmoves: Vec<Move> = Vec::new();

@@ -443,6 +443,9 @@ impl Xboard {
 
     /// Starts thinking about the engine's move, or claims the result if the game is over.
     fn think(&mut self) {
+        if !self.searchable("go") {
+            return;
+        }
         if self.session.pos.legal_moves().is_empty() {
             if let Some(claim) = game_end_claim(&self.session.pos) {
                 say(&claim);
@@ -499,6 +502,9 @@ impl Xboard {
 
     /// Starts (or restarts) the analysis of the current position.
     fn analyze(&mut self) {
+        if !self.searchable("analyze") {
+            return;
+        }
         let limits = Limits {
             infinite: true,
             depth: self.depth,
@@ -660,7 +666,7 @@ impl Xboard {
 
     fn cmd_new(&mut self) {
         self.settle();
-        self.session.pos = Position::startpos();
+        self.session.set_position(Position::startpos());
         self.session.set_chess960(false);
         self.force = false;
         self.engine_side = Color::Black;
@@ -678,30 +684,51 @@ impl Xboard {
     fn cmd_setboard(&mut self, fen: &str) {
         let mut pos = match Position::from_fen(fen) {
             Ok(p) => p,
-            Err(e) => return error(&format!("illegal position: {e}"), "setboard"),
+            Err(e) => return self.refuse_position(&e),
         };
         // Castling that standard chess cannot write (e1g1 would not say which move it is)
         // needs Chess960.
         if !self.session.chess960 {
             if let Some(problem) = standard_castling_problem(pos.board()) {
-                return error(
-                    &format!(
-                        "illegal position: {problem}; send 'variant fischerandom' first for \
-                         Chess960"
-                    ),
-                    "setboard",
-                );
+                return self.refuse_position(&format!(
+                    "{problem}; send 'variant fischerandom' first for Chess960"
+                ));
             }
         }
         self.settle();
         pos.set_chess960(self.session.chess960);
-        self.session.pos = pos;
+        self.session.set_position(pos);
         self.hint = None;
         self.reanalyze();
     }
 
+    /// A `setboard` that cannot be set: the GUI's board is now one the engine does not have,
+    /// so any search ends (a move already sent is kept), and none starts, nor is a move
+    /// taken, until `new` or a valid `setboard` (see [`Session::position_to_search`]).
+    fn refuse_position(&mut self, why: &str) {
+        self.settle();
+        self.session.refuse_position(why);
+        error(&format!("illegal position: {why}"), "setboard");
+    }
+
+    /// The position to search, or an error line for `command` when the last `setboard` was
+    /// refused.
+    fn searchable(&self, command: &str) -> bool {
+        match self.session.position_to_search() {
+            Ok(_) => true,
+            Err(e) => {
+                error(&e, command);
+                false
+            }
+        }
+    }
+
     /// A move of the opponent (or any move in force and analysis mode).
     fn usermove(&mut self, text: &str) {
+        // A move on a board the engine does not have cannot be played.
+        if !self.searchable(&format!("usermove {}", shorten(text, 32))) {
+            return;
+        }
         let mv = match parse_move(self.session.pos.board(), text, self.session.chess960) {
             Ok(mv) => mv,
             Err(_) => {

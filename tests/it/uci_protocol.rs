@@ -168,6 +168,32 @@ impl Engine {
         assert_eq!(count_bestmoves(&after), 0, "a second bestmove: {after:?}");
     }
 
+    /// Checks the state after a refused `position`: `d` still shows `fen`, but `go` searches
+    /// nothing (a move for a position the GUI did not send): one error and `bestmove 0000`,
+    /// also for a search that would wait for `stop`; `go perft` counts nothing. A valid
+    /// `position` then searches again.
+    fn assert_refused(&mut self, fen: &str) {
+        let lines = self.sync();
+        assert!(errors(&lines).is_empty(), "unexpected errors: {lines:?}");
+        assert_eq!(self.fen(), fen, "the position changed");
+        for go in ["go depth 1", "go infinite", "go ponder"] {
+            self.send(go);
+            let (before, line) = self.bestmove();
+            let errs = errors(&before);
+            assert_eq!(errs.len(), 1, "{go}: {before:?}");
+            assert!(errs[0].contains("no position to search"), "{go}: {errs:?}");
+            assert_eq!(line, "bestmove 0000", "{go}");
+            let after = self.sync();
+            assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
+        }
+        self.send("go perft 1");
+        let lines = self.sync();
+        assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("Nodes")), "{lines:?}");
+        self.expect_ok(&format!("position fen {fen}"));
+        self.assert_state(fen);
+    }
+
     /// Sets up the prior position and checks it.
     fn prior_position(&mut self) {
         self.expect_ok(&format!("position startpos moves {PRIOR_MOVES}"));
@@ -303,7 +329,7 @@ fn bad_fen(fen: &str, needle: &str) {
     // The same with moves after it.
     let line = e.expect_error(&format!("position fen {fen} moves e2e4"), needle);
     assert!(line.contains("invalid FEN"), "{line:?}");
-    e.assert_state(PRIOR_FEN);
+    e.assert_refused(PRIOR_FEN);
 }
 
 #[test]
@@ -315,12 +341,16 @@ fn fen_garbage() {
 fn fen_missing_fields() {
     bad_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "fields");
     let mut e = Engine::start();
-    e.prior_position();
-    e.expect_error("position fen", "fields");
-    e.expect_error("position", "'startpos' or 'fen");
-    e.expect_error("position start", "'startpos' or 'fen'");
-    e.expect_error("position startpos e2e4", "takes no further fields");
-    e.assert_state(PRIOR_FEN);
+    for (line, needle) in [
+        ("position fen", "fields"),
+        ("position", "'startpos' or 'fen"),
+        ("position start", "'startpos' or 'fen'"),
+        ("position startpos e2e4", "takes no further fields"),
+    ] {
+        e.prior_position();
+        e.expect_error(line, needle);
+        e.assert_refused(PRIOR_FEN);
+    }
 }
 
 #[test]
@@ -395,16 +425,141 @@ fn fen_bad_castling() {
 
 #[test]
 fn fen_bad_en_passant() {
-    // Wrong rank for the side to move, and a square without the pawn that just moved.
-    bad_fen("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "en passant");
-    bad_fen(
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq d3 0 1",
-        "en passant",
-    );
+    // A field that is no square (an en-passant square no pawn can use is dropped: see
+    // `fens_that_stockfish_and_python_chess_accept_are_accepted`).
     bad_fen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
         "en passant",
     );
+    bad_fen("4k3/8/8/8/8/8/8/4K3 w - e 0 1", "en passant");
+}
+
+#[test]
+fn fen_bad_counters() {
+    // Negative or not numbers: python-chess refuses them too.
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - -1 80",
+        "halfmove clock '-1' is negative",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - x 80",
+        "halfmove clock 'x' is not a number",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 -2",
+        "fullmove number '-2' is negative",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1.5",
+        "fullmove number '1.5' is not",
+    );
+}
+
+/// What Stockfish and python-chess both accept: a halfmove clock above 100 (the fifty-move
+/// rule applies: read as 100), a fullmove number of 0 (read as 1) or beyond 65535, counters
+/// with a plus sign, and an en-passant square no pawn can use (dropped). The position is the
+/// one sent, and `go` searches it (it used to search the previous one).
+#[test]
+fn fens_that_stockfish_and_python_chess_accept_are_accepted() {
+    let mut e = Engine::start();
+    e.prior_position();
+    for (fen, read) in [
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 3 0",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 3 1",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 99999999999999999999999 99999999",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 100 65535",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - +7 +9",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 7 9",
+        ),
+        // Wrong rank for the side to move; no pawn that just moved.
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq d3 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ),
+        // A usable one is kept.
+        (
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+        ),
+    ] {
+        e.expect_ok(&format!("position fen {fen}"));
+        assert_eq!(e.fen(), read, "{fen}");
+        e.send("go depth 2");
+        let (before, line) = e.bestmove();
+        assert!(errors(&before).is_empty(), "{fen}: {before:?}");
+        check_bestmove(&Position::from_fen(read).unwrap(), &line);
+        e.prior_position();
+    }
+}
+
+/// Move lists as GUIs and python-chess write them: extra spaces, an upper-case promotion
+/// letter (Stockfish reads it), castling as the king's two-square move or as king takes rook
+/// in standard chess. What neither reads stays an error.
+#[test]
+fn move_lists_as_guis_write_them_are_accepted() {
+    let mut e = Engine::start();
+    let promote = "8/P7/8/8/8/8/8/K1k5 w - - 0 1";
+    for (moves, fen) in [
+        ("a7a8Q", "Q7/8/8/8/8/8/8/K1k5 b - - 0 1"),
+        ("a7a8n", "N7/8/8/8/8/8/8/K1k5 b - - 0 1"),
+        ("a7a8R", "R7/8/8/8/8/8/8/K1k5 b - - 0 1"),
+    ] {
+        e.expect_ok(&format!("position fen {promote} moves {moves}"));
+        assert_eq!(e.fen(), fen, "{moves}");
+    }
+    let castled = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4";
+    for line in [
+        format!("position startpos moves {ITALIAN_MOVES} e1g1"),
+        format!("position startpos moves {ITALIAN_MOVES} e1h1"),
+        format!("position   startpos \t moves  {ITALIAN_MOVES}   e1g1  "),
+    ] {
+        e.expect_ok(&line);
+        assert_eq!(e.fen(), castled, "{line}");
+    }
+    // The null move, as python-chess writes a board's null moves: the side to move passes.
+    e.expect_ok("position startpos moves e2e4 0000 g1f3");
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2"
+    );
+    e.send("go depth 2");
+    let (_, line) = e.bestmove();
+    check_bestmove(
+        &Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2")
+            .unwrap(),
+        &line,
+    );
+    e.prior_position();
+    // Not while in check.
+    e.expect_error(
+        "position startpos moves e2e4 f7f6 d1h5 0000",
+        "null move '0000' while in check",
+    );
+    for (bad, needle) in [
+        ("position startpos moves E2E4", "malformed move 'E2E4'"),
+        ("position startpos moves e2e4+", "malformed move 'e2e4+'"),
+        ("position startpos moves e2-e4", "malformed move 'e2-e4'"),
+        (
+            "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1f1q",
+            "e1f1q",
+        ),
+    ] {
+        e.expect_error(bad, needle);
+    }
+    e.assert_refused(PRIOR_FEN);
 }
 
 #[test]
@@ -435,7 +590,7 @@ fn fen_with_castling_standard_chess_cannot_write_needs_uci_chess960() {
     for (fen, _) in CHESS960_CASTLING {
         let line = e.expect_error(&format!("position fen {fen}"), "UCI_Chess960");
         assert!(line.contains("castle"), "{line}");
-        assert_eq!(e.fen(), PRIOR_FEN, "the position changed");
+        e.assert_refused(PRIOR_FEN);
     }
     // Standard castling, and rights given up, are fine.
     for fen in [
@@ -560,7 +715,7 @@ fn illegal_move_rejects_the_whole_position_command() {
         &format!("position fen {PRIOR_FEN} moves e2e4"),
         "illegal move 'e2e4'",
     );
-    e.assert_state(PRIOR_FEN);
+    e.assert_refused(PRIOR_FEN);
 }
 
 #[test]
@@ -574,7 +729,7 @@ fn malformed_move_rejects_the_whole_position_command() {
     assert!(line.contains("move 2"), "{line:?}");
     e.expect_error("position startpos moves e2e4e7e5", "malformed move");
     e.expect_error("position startpos moves e7e8x", "malformed move 'e7e8x'");
-    e.assert_state(PRIOR_FEN);
+    e.assert_refused(PRIOR_FEN);
 }
 
 // ---------------------------------------------------------------------------------------------
