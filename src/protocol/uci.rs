@@ -601,9 +601,12 @@ fn parse_go(args: &[&str]) -> Result<UciCommand, String> {
             "movetime" => {
                 p.limits.movetime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.movetime)
             }
-            "movestogo" => {
-                p.limits.movestogo = go_number(&mut p, args, i, 1, u64::MAX).or(p.limits.movestogo)
-            }
+            // `movestogo 0` means no time control ahead (sudden death), as Stockfish reads it:
+            // taken as the last move before one, it spent most of the clock on one move.
+            "movestogo" => match go_number(&mut p, args, i, 0, u64::MAX) {
+                Some(0) => p.limits.movestogo = None,
+                n => p.limits.movestogo = n.or(p.limits.movestogo),
+            },
             "nodes" => p.limits.nodes = go_number(&mut p, args, i, 1, u64::MAX).or(p.limits.nodes),
             "depth" => {
                 p.limits.depth = go_number(&mut p, args, i, 1, max_depth)
@@ -1045,6 +1048,10 @@ mod tests {
         let (p, w) = go_warnings("go movetime depth 3");
         assert_eq!(w, ["go: 'movetime' needs a value"]);
         assert_eq!((p.limits.movetime, p.limits.depth), (None, Some(3)));
+        // `movestogo 0` is sudden death, without a warning.
+        let (p, w) = go_warnings("go wtime 1000 movestogo 0");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(p.limits.movestogo, None);
         let (p, w) = go_warnings("go depth 4 depth x");
         assert_eq!(w, ["go: depth 'x' is not a number"]);
         assert_eq!(p.limits.depth, Some(4));

@@ -1371,6 +1371,25 @@ fn info_after_ponderhit_counts_nodes_time_and_nps_alike() {
     assert!(late > 0, "no line after the hit: {before:?}");
 }
 
+/// `movestogo 0`, as some GUIs send it for sudden death, is read as Stockfish reads it (no
+/// time control ahead), without an error: it was clamped to 1 with a warning, and the move
+/// then took up to 80 % of the clock.
+#[test]
+fn movestogo_0_is_sudden_death() {
+    let mut e = Engine::start_alone();
+    e.send("position startpos moves e2e4");
+    e.sync();
+    let sent = Instant::now();
+    e.send("go wtime 20000 btime 20000 movestogo 0");
+    let (before, line) = e.bestmove();
+    let took = sent.elapsed();
+    assert!(errors(&before).is_empty(), "{before:?}");
+    check_bestmove(&startpos_after("e2e4"), &line);
+    // Sudden death with 20 s: about a thirtieth of it (0.7 s); the last move before a time
+    // control may take 12 s or more.
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+}
+
 #[test]
 fn go_movetime_returns_in_time() {
     let mut e = Engine::start_alone();
