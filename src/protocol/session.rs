@@ -78,6 +78,9 @@ pub struct Session {
     /// searches (bench) to start no more, since each search sets and clears the engine's own
     /// stop flag.
     halt: Arc<AtomicBool>,
+    /// Set by a search thread once its search has ended and may answer (past
+    /// [`await_answer`]), cleared when a search or job starts.
+    answering: Arc<AtomicBool>,
     /// The engine options set by the user, last value of each, in the order set: applied
     /// again to a rebuilt engine.
     applied: Vec<(OptionSpec, OptionValue)>,
@@ -117,6 +120,7 @@ impl Session {
             engine: Some(engine),
             search: None,
             halt: Arc::new(AtomicBool::new(false)),
+            answering: Arc::new(AtomicBool::new(false)),
             applied: Vec::new(),
             pos: Position::startpos(),
             refused: None,
@@ -186,6 +190,14 @@ impl Session {
     /// Whether a search thread exists and has not ended yet.
     pub fn search_running(&self) -> bool {
         self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Whether the work on the search thread is ending with no command needed: it was told
+    /// to stop, or its search has ended and answers now (not an `infinite` or ponder search
+    /// that ended by a limit of its own: that one waits for `stop` or the ponder hit). A
+    /// command may then wait for it rather than be refused.
+    pub fn search_ending(&self) -> bool {
+        self.halt.load(Ordering::SeqCst) || self.answering.load(Ordering::SeqCst)
     }
 
     /// Whether a search thread has ended and waits to be joined.
@@ -287,6 +299,7 @@ impl Session {
         let inject = self.inject;
         let level = self.strength.level();
         let control = Arc::clone(&self.control);
+        let answering = Arc::clone(&self.answering);
         let started = self.spawn(move |engine, halt| {
             let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 #[cfg(test)]
@@ -298,6 +311,7 @@ impl Session {
             engine.set_report_sink(None);
             let result = outcome.ok();
             await_answer(&limits, &control, halt);
+            answering.store(true, Ordering::SeqCst);
             finish(&pos, result.as_ref());
             #[cfg(test)]
             if inject == Some(Failure::Thread) {
@@ -342,6 +356,7 @@ impl Session {
     ) -> Result<(), String> {
         let engine = self.engine.take().ok_or("a search is running")?;
         self.halt.store(false, Ordering::SeqCst);
+        self.answering.store(false, Ordering::SeqCst);
         self.control.stop.store(false, Ordering::SeqCst);
         // The engine goes through a slot, so that it is still there if the thread never runs
         // (a closure given to a failed spawn is dropped, and the engine with it).

@@ -168,13 +168,15 @@ impl Uci {
     }
 
     /// Whether a search is running and not about to end. A search that was told to stop, or
-    /// stopped by itself (its thread sets the stop flag as it ends, and `answered` once it has
-    /// printed `bestmove`), is as good as finished: commands wait for it instead of being
-    /// refused, since a GUI may send them as soon as it reads `bestmove` or sends `stop`.
+    /// ended by itself and is answering (see [`Session::search_ending`]; `answered` is set
+    /// before its `bestmove` is printed), is as good as finished: commands wait for it
+    /// instead of being refused, since a GUI may send them as soon as it reads `bestmove` or
+    /// sends `stop`. An `infinite` search that a limit of its own ended still waits for
+    /// `stop`: it is running (waiting for it would wait forever).
     fn search_running(&self) -> bool {
         self.session.search_running()
             && !self.answered.load(Ordering::Acquire)
-            && !self.session.control().stop.load(Ordering::Relaxed)
+            && !self.session.search_ending()
     }
 
     /// Joins a running search, if any, and takes its engine back.

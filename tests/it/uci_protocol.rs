@@ -1335,6 +1335,22 @@ fn infinite_waits_for_stop_whatever_the_other_limits() {
         check_bestmove(&pos, &line);
         assert_eq!(count_bestmoves(&e.sync()), 0, "{go}");
     }
+    // Ended by its own limit, it is still a running search: a command that needs the engine
+    // is refused (it used to wait for the search, which waited for `stop`: the engine hung),
+    // and `go` stops it first.
+    e.send("go infinite movetime 50");
+    thread::sleep(Duration::from_millis(300));
+    e.expect_error("setoption name Hash value 2", "search is running");
+    e.expect_error("ucinewgame", "search is running");
+    e.send("go depth 1");
+    let mut lines = Vec::new();
+    e.wait_bestmoves(&mut lines, 2, &pos);
+    let errs = errors(&lines);
+    assert!(
+        errs.len() == 1 && errs[0].contains("search is running"),
+        "{lines:?}"
+    );
+    assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
 /// After a ponder hit the `info` lines count nodes, time and nps over the same span, the
