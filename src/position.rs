@@ -588,6 +588,13 @@ pub fn shorten(s: &str, max: usize) -> String {
 
 /// Parses a FEN: X-FEN or Shredder-FEN castling, move counters optional.
 ///
+/// What Stockfish and python-chess both accept is accepted: a halfmove clock above 100 (read
+/// as 100: the fifty-move rule applies either way), a fullmove number of 0 (read as 1, as
+/// python-chess does; above 65535 read as 65535), and an en-passant square that no pawn can
+/// have just passed (wrong rank for the side to move, no pawn in front of it, …), which is
+/// dropped, as both do. Negative or non-numeric counters, an en-passant field that is no
+/// square and everything else wrong stay errors.
+///
 /// The board and side to move are checked first by [`fen_board_problem`], so that an error
 /// names the problem (`invalid FEN '…': rank 7 has 9 squares, not 8`). Errors quote the FEN
 /// cut to 100 characters, so that they stay short whatever the input.
@@ -613,22 +620,36 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
     while parts.len() < 6 {
         parts.push(defaults[parts.len() - 2]);
     }
-    // The clocks as Stockfish and python-chess take them: a halfmove clock past 100 (the game
-    // went on after the fifty-move rule was due; cozy-chess's board holds at most 100, and
-    // `Position::from_fen` keeps the number written) and a move number of 0 (read as 1).
-    let clock = match parts[4].parse::<u64>() {
-        Ok(n) if n > 100 => "100",
-        _ => parts[4],
-    };
-    parts[4] = clock;
-    if parts[5].parse::<u64>() == Ok(0) {
-        parts[5] = "1";
+    let halfmove = fen_counter(parts[4], "halfmove clock", 0, 100)
+        .map_err(|e| format!("invalid FEN '{shown}': {e}"))?
+        .to_string();
+    let fullmove = fen_counter(parts[5], "fullmove number", 1, u64::from(u16::MAX))
+        .map_err(|e| format!("invalid FEN '{shown}': {e}"))?
+        .to_string();
+    parts[4] = &halfmove;
+    parts[5] = &fullmove;
+    if parts[3] != "-" && parts[3].parse::<Square>().is_err() {
+        return Err(format!(
+            "invalid FEN '{shown}': the en passant field '{}' is neither '-' nor a square",
+            shorten(parts[3], 16)
+        ));
     }
     // cozy-chess's parser should not panic, but input is arbitrary text: never let it kill us.
+    // An en-passant square it finds impossible is dropped (the field is a square: checked).
     let attempt = |text: &str| {
-        std::panic::catch_unwind(|| Board::from_fen(text, true))
-            .unwrap_or(Err(cozy_chess::FenParseError::InvalidBoard))
-            .map_err(|e| format!("invalid FEN '{shown}': {e}"))
+        let parse = |text: &str| {
+            std::panic::catch_unwind(|| Board::from_fen(text, true))
+                .unwrap_or(Err(cozy_chess::FenParseError::InvalidBoard))
+        };
+        match parse(text) {
+            Err(cozy_chess::FenParseError::InvalidEnPassant) => {
+                let mut without: Vec<&str> = text.split(' ').collect();
+                without[3] = "-";
+                parse(&without.join(" "))
+            }
+            other => other,
+        }
+        .map_err(|e| format!("invalid FEN '{shown}': {e}"))
     };
     let castling = parts[2];
     if !castling.contains(['K', 'Q', 'k', 'q']) {
@@ -671,6 +692,23 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
     }
     parts[2] = &shredder;
     attempt(&parts.join(" "))
+}
+
+/// A FEN move counter, `[+]digits`, within `min..=max` (a larger value is read as `max`, a
+/// smaller one as `min`); negative or non-numeric is an error naming the `field`.
+fn fen_counter(text: &str, field: &str, min: u64, max: u64) -> Result<u64, String> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let why = if text.starts_with('-') && text.len() > 1 {
+            "is negative"
+        } else {
+            "is not a number"
+        };
+        return Err(format!("the {field} '{}' {why}", shorten(text, 16)));
+    }
+    // More digits than u64 holds: as large as any.
+    let n = digits.parse::<u64>().unwrap_or(u64::MAX);
+    Ok(n.clamp(min, max))
 }
 
 /// Writes a board as FEN with X-FEN castling rights: the program's one FEN writer outside
@@ -807,12 +845,25 @@ pub fn move_to_uci(board: &Board, mv: Move, chess960: bool) -> String {
     format!("{mv}")
 }
 
-/// Parses a UCI move for this board and checks its legality.
+/// Parses a UCI move for this board and checks its legality. The promotion letter may be
+/// upper case (`e7e8Q`, as some GUIs write it and Stockfish accepts); in standard chess
+/// castling may be written as the king's two-square move (`e1g1`) or as king takes rook
+/// (`e1h1`), in Chess960 only as king takes rook.
 pub fn parse_uci_move(board: &Board, text: &str, chess960: bool) -> Result<Move, String> {
     let text = text.trim();
-    let mut mv: Move = match text.parse() {
-        Ok(mv) if text.len() <= 5 => mv,
-        _ => return Err(format!("malformed move '{text}'")),
+    let shown = || shorten(text, 32);
+    let lower;
+    let normal = match text.as_bytes() {
+        // (An ASCII fifth byte: the first four are whole characters.)
+        [_, _, _, _, p] if b"QRBN".contains(p) => {
+            lower = format!("{}{}", &text[..4], p.to_ascii_lowercase() as char);
+            lower.as_str()
+        }
+        _ => text,
+    };
+    let mut mv: Move = match normal.parse() {
+        Ok(mv) if normal.len() <= 5 => mv,
+        _ => return Err(format!("malformed move '{}'", shown())),
     };
     let us = board.side_to_move();
     if board.king(us) == mv.from && mv.promotion.is_none() {
@@ -836,7 +887,7 @@ pub fn parse_uci_move(board: &Board, text: &str, chess960: bool) -> Result<Move,
     if board.is_legal(mv) {
         Ok(mv)
     } else {
-        Err(format!("illegal move '{text}'"))
+        Err(format!("illegal move '{}'", shown()))
     }
 }
 
@@ -1008,6 +1059,96 @@ mod tests {
             pos.play(mv);
         }
         assert!(pos.is_repetition(0), "threefold before the root");
+    }
+
+    #[test]
+    fn counters_and_en_passant_read_as_stockfish_and_python_chess_read_them() {
+        for (fen, read) in [
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - 3 0",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 3 1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - +3 +7",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 3 7",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - 123456789012345678901234 70000",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 100 65535",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - -",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 b - e6 0 1",
+                "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+            ),
+            (
+                "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+                "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+            ),
+        ] {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.fen(), read, "{fen}");
+        }
+        for (fen, why) in [
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - -1 80",
+                "halfmove clock '-1' is negative",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - 1 -80",
+                "fullmove number '-80' is negative",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - x 1",
+                "halfmove clock 'x' is not a number",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - 0 -",
+                "fullmove number '-' is not a number",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - - 0 +",
+                "fullmove number '+' is not a number",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w - e9 0 1",
+                "the en passant field 'e9'",
+            ),
+            ("4k3/8/8/8/8/8/8/R3K3 w - e 0 1", "the en passant field 'e'"),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1",
+                "no rook for castling right 'K'",
+            ),
+        ] {
+            let err = parse_fen(fen).unwrap_err();
+            assert!(err.contains(why), "{fen}: {err}");
+        }
+    }
+
+    #[test]
+    fn promotion_letters_in_either_case() {
+        let board = parse_fen("8/P7/8/8/8/8/8/K1k5 w - - 0 1").unwrap();
+        for (upper, lower) in [("a7a8Q", "a7a8q"), ("a7a8N", "a7a8n"), ("a7a8R", "a7a8r")] {
+            assert_eq!(
+                parse_uci_move(&board, upper, false),
+                parse_uci_move(&board, lower, false)
+            );
+            assert!(parse_uci_move(&board, upper, true).is_ok(), "{upper}");
+        }
+        for bad in ["A7A8Q", "a7a8K", "a7a8Qq", "a7a8", "a7a8+", "a7a8é"] {
+            assert!(parse_uci_move(&board, bad, false).is_err(), "{bad}");
+        }
     }
 
     #[test]

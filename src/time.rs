@@ -69,15 +69,23 @@ impl Limits {
     }
 }
 
-/// Time limits of one search, measured from its start.
+/// Time limits of one search, measured from the start of its clock: the start of the search,
+/// or the ponder hit of a ponder search.
 #[derive(Clone, Debug)]
 pub struct TimeManager {
+    /// When the search began (pondering included): what the reported time counts from.
+    origin: Instant,
+    /// When the engine's own clock started: what the limits count from.
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
     /// Whether the soft limit comes from a clock (and may be scaled by how the search goes);
     /// a `movetime` is exact.
     scalable: bool,
+    /// The side the limits are for and the move overhead kept aside, in milliseconds (for
+    /// limits given again at a ponder hit).
+    us: Color,
+    overhead: u64,
 }
 
 /// How the last iterations went, for [`TimeManager::soft_scale`].
@@ -96,13 +104,21 @@ impl TimeManager {
     /// Computes the limits for `us` from the `go` parameters and the move overhead.
     pub fn new(limits: &Limits, us: Color, overhead: u64) -> Self {
         let start = Instant::now();
+        let unlimited = Self {
+            origin: start,
+            start,
+            soft: None,
+            hard: None,
+            scalable: false,
+            us,
+            overhead,
+        };
         if let Some(mt) = limits.movetime {
             let t = Duration::from_millis(mt.min(1 << 40).saturating_sub(overhead).max(1));
             return Self {
-                start,
                 soft: Some(t),
                 hard: Some(t),
-                scalable: false,
+                ..unlimited
             };
         }
         let (time, inc) = match us {
@@ -110,12 +126,7 @@ impl TimeManager {
             Color::Black => (limits.btime, limits.binc),
         };
         let Some(time) = time else {
-            return Self {
-                start,
-                soft: None,
-                hard: None,
-                scalable: false,
-            };
+            return unlimited;
         };
         // Absurd clock values must not overflow the arithmetic below: a year is plenty.
         const CAP: u64 = 365 * 24 * 3_600_000;
@@ -137,10 +148,10 @@ impl TimeManager {
         let hard = (soft * HARD_LIMIT_FACTOR).min(hard_cap).max(1);
         let soft = soft.min(hard).max(1);
         Self {
-            start,
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
             scalable: true,
+            ..unlimited
         }
     }
 
@@ -172,19 +183,32 @@ impl TimeManager {
         self.start.elapsed() >= limit
     }
 
-    /// Restarts the clock (on `ponderhit`: the time of our move starts now).
-    pub fn restart(&mut self) {
+    /// Restarts the clock at a ponder hit: the time of our move starts now, with the limits
+    /// of `limits` when given (the clocks as they are at the hit), else with the same limits.
+    /// The search's own time ([`TimeManager::searched_ms`]) goes on.
+    pub fn restart(&mut self, limits: Option<&Limits>) {
+        let origin = self.origin;
+        if let Some(limits) = limits {
+            *self = Self::new(limits, self.us, self.overhead);
+        }
+        self.origin = origin;
         self.start = Instant::now();
     }
 
-    /// Time since the search started.
+    /// Time since the clock started (the search's start, or the ponder hit).
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
-    /// Milliseconds since the search started.
+    /// Milliseconds since the clock started (the search's start, or the ponder hit).
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds since the search began, pondering included: the time reported with the
+    /// search's node count, so that nodes, time and nodes per second agree.
+    pub fn searched_ms(&self) -> u64 {
+        self.origin.elapsed().as_millis() as u64
     }
 
     /// Whether the search must stop now.
@@ -282,6 +306,29 @@ mod tests {
             "test needs a scale past the hard limit"
         );
         assert!(!tm.soft_expired_after(&worst));
+    }
+
+    #[test]
+    fn a_ponder_hit_takes_the_limits_given_and_the_search_time_goes_on() {
+        let clock = |ms| Limits {
+            wtime: Some(ms),
+            btime: Some(600_000),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&clock(600_000), Color::White, 30);
+        let pondering = tm.hard_limit().unwrap();
+        assert!(pondering > Duration::from_secs(10), "{pondering:?}");
+        std::thread::sleep(Duration::from_millis(20));
+        // The clock as it is at the hit: half a second.
+        tm.restart(Some(&clock(500)));
+        let hit = tm.hard_limit().unwrap();
+        assert!(hit <= Duration::from_millis(470), "{hit:?}");
+        // The search's own time counts from its start, not from the hit.
+        assert!(tm.searched_ms() >= 20, "{}", tm.searched_ms());
+        // No limits given: those of the search stay.
+        tm.restart(None);
+        assert_eq!(tm.hard_limit(), Some(hit));
+        assert!(tm.searched_ms() >= 20);
     }
 
     #[test]

@@ -43,6 +43,12 @@ use keys::RANDOM64;
 /// Size of one book entry, in bytes.
 pub const ENTRY_SIZE: usize = 16;
 
+/// Largest book file read, in bytes (2 GiB: 134 million entries, far more than the largest
+/// published books). A book is read whole into memory when `BookFile` is set, while the
+/// command loop waits: a larger file (a disk image given by mistake) would hold both for
+/// minutes and could exhaust the memory, so it is refused at once.
+pub const MAX_BOOK_BYTES: u64 = 2 << 30;
+
 /// Offset of the castling keys in [`RANDOM64`].
 const CASTLE_OFFSET: usize = 768;
 /// Offset of the en passant keys.
@@ -322,6 +328,13 @@ impl Book {
         match std::fs::metadata(path) {
             Ok(m) if !m.is_file() => {
                 return Err(format!("book file '{shown}' is not a regular file"))
+            }
+            Ok(m) if m.len() > MAX_BOOK_BYTES => {
+                return Err(format!(
+                    "book file '{shown}' is {} MiB, more than the {} MiB a book may have",
+                    m.len() >> 20,
+                    MAX_BOOK_BYTES >> 20
+                ))
             }
             _ => {}
         }

@@ -39,6 +39,15 @@ pub fn say(line: &str) {
     let _ = out.flush();
 }
 
+/// Prints text of several lines that Lull composed itself (the board of `d`), one output
+/// line per line of it, each through [`say`]: its line ends are the text's own, never input
+/// from outside, and any other control character in it is still escaped.
+pub fn say_lines(text: &str) {
+    for line in text.lines() {
+        say(line);
+    }
+}
+
 /// `text` with its control characters (but tabs) escaped as Rust writes them.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(|c| c.is_control() && c != '\t') {

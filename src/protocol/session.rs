@@ -28,6 +28,8 @@ use crate::time::Limits;
 
 /// Stack size of the search thread (the recursion of a deep search needs room).
 const SEARCH_STACK: usize = 64 << 20;
+/// How often a search that has ended looks whether it may answer (see [`await_answer`]).
+const ANSWER_POLL: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// How a search that was joined ended.
 #[derive(Debug)]
@@ -76,11 +78,17 @@ pub struct Session {
     /// searches (bench) to start no more, since each search sets and clears the engine's own
     /// stop flag.
     halt: Arc<AtomicBool>,
+    /// Set by a search thread once its search has ended and may answer (past
+    /// [`await_answer`]), cleared when a search or job starts.
+    answering: Arc<AtomicBool>,
     /// The engine options set by the user, last value of each, in the order set: applied
     /// again to a rebuilt engine.
     applied: Vec<(OptionSpec, OptionValue)>,
     /// The game position.
     pub pos: Position,
+    /// Why the last position the GUI sent (UCI `position`, XBoard `setboard`) was refused,
+    /// until one is accepted: see [`Session::position_to_search`].
+    refused: Option<String>,
     /// Chess960 (UCI `UCI_Chess960`, XBoard `variant fischerandom`).
     pub chess960: bool,
     /// Pondering allowed (UCI `Ponder`, XBoard `hard`/`easy`).
@@ -112,8 +120,10 @@ impl Session {
             engine: Some(engine),
             search: None,
             halt: Arc::new(AtomicBool::new(false)),
+            answering: Arc::new(AtomicBool::new(false)),
             applied: Vec::new(),
             pos: Position::startpos(),
+            refused: None,
             chess960: false,
             ponder: false,
             book: BookState::default(),
@@ -130,6 +140,46 @@ impl Session {
         &self.control
     }
 
+    /// Sets the game position the GUI sent (it is searched from now on).
+    pub fn set_position(&mut self, pos: Position) {
+        self.pos = pos;
+        self.refused = None;
+    }
+
+    /// Records that the position the GUI sent was refused (`why`): the previous position
+    /// stays, for every command but the searches (see [`Session::position_to_search`]).
+    pub fn refuse_position(&mut self, why: &str) {
+        self.refused = Some(crate::position::shorten(why, 200));
+    }
+
+    /// The position a search (or a count of it) may start from, or why there is none: after
+    /// a refused position the GUI's board is one Lull does not have, and a move for the
+    /// previous position would be a move for a position the GUI never sent. So no search
+    /// starts until a position is accepted; each protocol answers in its own way (UCI: an
+    /// error and `bestmove 0000`, XBoard: an error and no move).
+    pub fn position_to_search(&self) -> Result<&Position, String> {
+        match &self.refused {
+            None => Ok(&self.pos),
+            Some(why) => Err(format!(
+                "no position to search: the last one sent was refused ({why}); send a new one"
+            )),
+        }
+    }
+
+    /// The ponder hit: the running ponder search becomes the search of the engine's move,
+    /// its clock starting now, with `limits` when given (computed from the clocks as they
+    /// are now), else with the limits it was started with.
+    pub fn ponder_hit(&self, limits: Option<Limits>) {
+        if let Some(limits) = limits {
+            *self
+                .control
+                .hit_limits
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = Some(limits);
+        }
+        self.control.pondering.store(false, Ordering::SeqCst);
+    }
+
     /// Tells a running search or job to end now (pondering ends too).
     pub fn stop(&self) {
         self.halt.store(true, Ordering::SeqCst);
@@ -140,6 +190,14 @@ impl Session {
     /// Whether a search thread exists and has not ended yet.
     pub fn search_running(&self) -> bool {
         self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Whether the work on the search thread is ending with no command needed: it was told
+    /// to stop, or its search has ended and answers now (not an `infinite` or ponder search
+    /// that ended by a limit of its own: that one waits for `stop` or the ponder hit). A
+    /// command may then wait for it rather than be refused.
+    pub fn search_ending(&self) -> bool {
+        self.halt.load(Ordering::SeqCst) || self.answering.load(Ordering::SeqCst)
     }
 
     /// Whether a search thread has ended and waits to be joined.
@@ -231,11 +289,18 @@ impl Session {
         self.control
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
+        *self
+            .control
+            .hit_limits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = None;
         // Read here, taken by the spawn.
         #[cfg(test)]
         let inject = self.inject;
         let level = self.strength.level();
-        let started = self.spawn(move |engine, _| {
+        let control = Arc::clone(&self.control);
+        let answering = Arc::clone(&self.answering);
+        let started = self.spawn(move |engine, halt| {
             let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 #[cfg(test)]
                 if inject == Some(Failure::Search) {
@@ -245,6 +310,8 @@ impl Session {
             }));
             engine.set_report_sink(None);
             let result = outcome.ok();
+            await_answer(&limits, &control, halt);
+            answering.store(true, Ordering::SeqCst);
             finish(&pos, result.as_ref());
             #[cfg(test)]
             if inject == Some(Failure::Thread) {
@@ -289,6 +356,7 @@ impl Session {
     ) -> Result<(), String> {
         let engine = self.engine.take().ok_or("a search is running")?;
         self.halt.store(false, Ordering::SeqCst);
+        self.answering.store(false, Ordering::SeqCst);
         self.control.stop.store(false, Ordering::SeqCst);
         // The engine goes through a slot, so that it is still there if the thread never runs
         // (a closure given to a failed spawn is dropped, and the engine with it).
@@ -367,6 +435,19 @@ impl Session {
         }
         self.control = engine.control();
         self.engine = Some(engine);
+    }
+}
+
+/// One rule for when a search may answer: an `infinite` search answers only once told to
+/// stop, and a ponder search only after the ponder hit or `stop`, also when a limit of its
+/// own (depth, nodes, movetime, mate) ended the search before. (The engine waits for the same
+/// when no limit ended it, but a limit that ends the search sets the stop flag that it
+/// waits on; `halt` is set only by [`Session::stop`].)
+fn await_answer(limits: &Limits, control: &Control, halt: &AtomicBool) {
+    while !halt.load(Ordering::SeqCst)
+        && (limits.infinite || (limits.ponder && control.pondering.load(Ordering::SeqCst)))
+    {
+        std::thread::sleep(ANSWER_POLL);
     }
 }
 
@@ -487,6 +568,68 @@ mod tests {
         .unwrap();
         let joined = s.join().unwrap();
         (joined, rx.try_recv().ok())
+    }
+
+    #[test]
+    fn a_refused_position_leaves_none_to_search_until_one_is_set() {
+        let mut s = Session::new();
+        assert!(s.position_to_search().is_ok());
+        s.refuse_position("invalid FEN 'x': the board has 1 rank, not 8");
+        let why = s.position_to_search().unwrap_err();
+        assert!(why.contains("the board has 1 rank"), "{why}");
+        // The previous position stays for everything else.
+        assert_eq!(s.pos.fen(), Position::startpos().fen());
+        s.set_position(Position::startpos());
+        assert!(s.position_to_search().is_ok());
+    }
+
+    #[test]
+    fn infinite_and_ponder_searches_answer_only_when_told() {
+        for (limits, end) in [
+            (
+                Limits {
+                    infinite: true,
+                    nodes: Some(100),
+                    ..Limits::default()
+                },
+                "stop",
+            ),
+            (
+                Limits {
+                    movetime: Some(1),
+                    infinite: true,
+                    ..Limits::default()
+                },
+                "stop",
+            ),
+            (
+                Limits {
+                    ponder: true,
+                    nodes: Some(100),
+                    ..Limits::default()
+                },
+                "ponderhit",
+            ),
+        ] {
+            let mut s = Session::new();
+            let (tx, rx) = std::sync::mpsc::channel();
+            let pos = s.pos.clone();
+            s.start_search(pos, limits.clone(), Vec::new(), None, move |_, r| {
+                let _ = tx.send(r.is_some());
+            })
+            .unwrap();
+            // Its own limit ended the search long before; the answer waits.
+            let early = rx.recv_timeout(std::time::Duration::from_millis(300));
+            assert!(early.is_err(), "{limits:?} answered before '{end}'");
+            if end == "stop" {
+                s.stop();
+            } else {
+                s.ponder_hit(None);
+            }
+            let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+            assert_eq!(answer, Ok(true), "{limits:?}");
+            assert!(matches!(s.join(), Some(Joined::Done(_))));
+        }
     }
 
     #[test]

@@ -99,7 +99,6 @@ mod tests {
             score: 10,
             nodes: 100,
             nps: 1000,
-            ponder_nodes: 0,
             bound: ScoreBound::Exact,
             time_ms: 100,
             hashfull: 0,

@@ -10,7 +10,7 @@ use cozy_chess::Move;
 
 use super::session::{Joined, Session};
 use super::shown_line::{uci_move_line, ShownLine};
-use super::{run_loop, say, Frontend, ENGINE_AUTHOR, ENGINE_NAME, MAX_GO_MS};
+use super::{run_loop, say, say_lines, Frontend, ENGINE_AUTHOR, ENGINE_NAME, MAX_GO_MS};
 use crate::options::{is_integer, option_specs, parse_option};
 use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::perft;
@@ -45,9 +45,9 @@ pub struct Uci {
     /// Set by the search thread just before it prints its closing lines (`bestmove`, a
     /// perft total, a bench signature): see [`answer`].
     answered: Arc<AtomicBool>,
-    /// Whether the running search has no limit of its own (infinite, ponder, or no depth,
-    /// node, time or clock limit): at end of input it is stopped rather than awaited.
-    endless: bool,
+    /// Whether the work on the search thread is a search (not a job such as perft or bench):
+    /// at the end of input a search is stopped (its `bestmove` is printed), a job awaited.
+    searching: bool,
 }
 
 impl Default for Uci {
@@ -66,9 +66,11 @@ impl Frontend for Uci {
     }
 
     fn end_of_input(&mut self) {
-        // Finish a bounded search, stop an endless one (nobody can send `stop` or `ponderhit`
-        // any more), then exit.
-        if self.endless || self.session.control().pondering.load(Ordering::Relaxed) {
+        // Nobody can send `stop` or `ponderhit` any more, and a GUI that closed its end may
+        // have crashed: a search is stopped (as `quit` does, after its `bestmove`), so that
+        // no search outlives its GUI. A job (perft, bench) is bounded and its last line is
+        // its point: it is awaited.
+        if self.searching {
             self.session.stop();
         }
         self.wait();
@@ -81,7 +83,7 @@ impl Uci {
         Self {
             session: Session::new(),
             answered: Arc::new(AtomicBool::new(false)),
-            endless: false,
+            searching: false,
         }
     }
 
@@ -95,11 +97,16 @@ impl Uci {
         match parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
-                // Every `go` ends the running search, also one whose parameters are bad.
-                if line.split_whitespace().next() == Some("go") {
-                    self.end_search_for_go();
+                match line.split_whitespace().next() {
+                    // Every `go` ends the running search, also one whose parameters are bad.
+                    Some("go") => {
+                        self.end_search_for_go();
+                        error(&e);
+                    }
+                    // A position that cannot be read is a refused position.
+                    Some("position") => self.refuse_position(&e),
+                    _ => error(&e),
                 }
-                error(&e);
                 true
             }
         }
@@ -120,15 +127,14 @@ impl Uci {
             UciCommand::Go(params) => self.cmd_go(params),
             UciCommand::GoPerft { depth } => {
                 self.end_search_for_go();
-                self.go_perft(depth);
+                match self.session.position_to_search() {
+                    Ok(_) => self.go_perft(depth),
+                    Err(e) => error(&e),
+                }
             }
             UciCommand::Stop => self.session.stop(),
-            UciCommand::PonderHit => {
-                self.session
-                    .control()
-                    .pondering
-                    .store(false, Ordering::Relaxed);
-            }
+            // `go ponder` carried the clocks of the move pondered on: the limits stay.
+            UciCommand::PonderHit => self.session.ponder_hit(None),
             UciCommand::Quit => {
                 self.session.stop();
                 self.wait();
@@ -137,7 +143,7 @@ impl Uci {
             UciCommand::Ignored => {}
             UciCommand::Display => {
                 let pos = &self.session.pos;
-                say(&board_ascii(pos));
+                say_lines(&board_ascii(pos));
                 say(&format!("Fen: {}", pos.fen()));
                 say(&format!("Key: {:016x}", pos.hash()));
             }
@@ -163,13 +169,15 @@ impl Uci {
     }
 
     /// Whether a search is running and not about to end. A search that was told to stop, or
-    /// stopped by itself (its thread sets the stop flag as it ends, and `answered` once it has
-    /// printed `bestmove`), is as good as finished: commands wait for it instead of being
-    /// refused, since a GUI may send them as soon as it reads `bestmove` or sends `stop`.
+    /// ended by itself and is answering (see [`Session::search_ending`]; `answered` is set
+    /// before its `bestmove` is printed), is as good as finished: commands wait for it
+    /// instead of being refused, since a GUI may send them as soon as it reads `bestmove` or
+    /// sends `stop`. An `infinite` search that a limit of its own ended still waits for
+    /// `stop`: it is running (waiting for it would wait forever).
     fn search_running(&self) -> bool {
         self.session.search_running()
             && !self.answered.load(Ordering::Acquire)
-            && !self.session.control().stop.load(Ordering::Relaxed)
+            && !self.session.search_ending()
     }
 
     /// Joins a running search, if any, and takes its engine back.
@@ -220,37 +228,52 @@ impl Uci {
             // is white to move", …) and quotes the FEN shortened.
             PositionStart::Fen(fen) => match Position::from_fen(&fen) {
                 Ok(p) => p,
-                Err(e) => {
-                    error(&e);
-                    return;
-                }
+                Err(e) => return self.refuse_position(&e),
             },
         };
         // As Stockfish does: castling that standard notation cannot write (e1g1 would not say
         // which move it is, and the GUI's board would differ from ours) needs UCI_Chess960.
         if !self.session.chess960 {
             if let Some(problem) = standard_castling_problem(pos.board()) {
-                error(&format!(
-                    "{problem}; set UCI_Chess960 to true for this position; position unchanged"
+                return self.refuse_position(&format!(
+                    "{problem}; set UCI_Chess960 to true for this position"
                 ));
-                return;
             }
         }
         pos.set_chess960(self.session.chess960);
         for (n, text) in moves.iter().enumerate() {
+            // UCI's null move, as python-chess sends a board's null moves: the side to move
+            // passes (not while in check, where passing would leave its king to be taken).
+            if text == "0000" {
+                if !pos.play_null() {
+                    return self.refuse_position(&format!(
+                        "null move '0000' while in check (move {} of the list)",
+                        n + 1
+                    ));
+                }
+                continue;
+            }
             match pos.parse_uci_move(text) {
                 Ok(mv) => pos.play(mv),
                 Err(e) => {
-                    error(&format!(
-                        "{} (move {} of the list); position unchanged",
+                    return self.refuse_position(&format!(
+                        "{} (move {} of the list)",
                         truncate(&e, 80),
                         n + 1
-                    ));
-                    return;
+                    ))
                 }
             }
         }
-        self.session.pos = pos;
+        self.session.set_position(pos);
+    }
+
+    /// A `position` that cannot be set: one error line; the previous position stays for
+    /// `d` and `eval`, but `go` searches nothing until a position is accepted.
+    fn refuse_position(&mut self, why: &str) {
+        error(&format!(
+            "{why}; position unchanged, no search until a position is accepted"
+        ));
+        self.session.refuse_position(why);
     }
 
     /// Every `go` gets one `bestmove`: a search still running (the GUI did not send `stop`)
@@ -265,6 +288,13 @@ impl Uci {
 
     fn cmd_go(&mut self, params: GoParams) {
         self.end_search_for_go();
+        // The GUI must never get a move for a position it did not send: after a refused
+        // `position`, the null move (as UCI writes "no move").
+        if let Err(e) = self.session.position_to_search() {
+            error(&e);
+            say("bestmove 0000");
+            return;
+        }
         // The line's problems and the search moves that are not legal here, in line order.
         let mut warnings = params.warnings.iter().peekable();
         let mut searchmoves: Vec<Move> = Vec::new();
@@ -293,16 +323,6 @@ impl Uci {
             }
             return;
         }
-        let own_clock = match pos.side_to_move() {
-            cozy_chess::Color::White => limits.wtime,
-            cozy_chess::Color::Black => limits.btime,
-        };
-        let endless = limits.infinite
-            || limits.ponder
-            || (limits.depth.is_none()
-                && limits.nodes.is_none()
-                && limits.movetime.is_none()
-                && own_clock.is_none());
         let pos = pos.clone();
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
@@ -310,7 +330,7 @@ impl Uci {
         let shown = ShownLine::new();
         let report = info_reporter(pos.clone(), show_wdl, Arc::clone(&shown));
         let statistics = self.session.statistics;
-        self.endless = endless;
+        self.searching = true;
         let started = self.session.start_search(
             pos,
             limits,
@@ -355,7 +375,7 @@ impl Uci {
     ) {
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
-        self.endless = false;
+        self.searching = false;
         let started = self.session.start_job(move |engine, halt| {
             let closing = job(engine, halt);
             answer(&answered, &closing, say);
@@ -590,9 +610,12 @@ fn parse_go(args: &[&str]) -> Result<UciCommand, String> {
             "movetime" => {
                 p.limits.movetime = go_number(&mut p, args, i, 0, MAX_GO_MS).or(p.limits.movetime)
             }
-            "movestogo" => {
-                p.limits.movestogo = go_number(&mut p, args, i, 1, u64::MAX).or(p.limits.movestogo)
-            }
+            // `movestogo 0` means no time control ahead (sudden death), as Stockfish reads it:
+            // taken as the last move before one, it spent most of the clock on one move.
+            "movestogo" => match go_number(&mut p, args, i, 0, u64::MAX) {
+                Some(0) => p.limits.movestogo = None,
+                n => p.limits.movestogo = n.or(p.limits.movestogo),
+            },
             "nodes" => p.limits.nodes = go_number(&mut p, args, i, 1, u64::MAX).or(p.limits.nodes),
             "depth" => {
                 p.limits.depth = go_number(&mut p, args, i, 1, max_depth)
@@ -876,7 +899,6 @@ mod tests {
             score: 20,
             nodes: 1000,
             nps: 50_000,
-            ponder_nodes: 0,
             bound: ScoreBound::Exact,
             time_ms: 20,
             hashfull: 7,
@@ -1046,6 +1068,10 @@ mod tests {
         let (p, w) = go_warnings("go movetime depth 3");
         assert_eq!(w, ["go: 'movetime' needs a value"]);
         assert_eq!((p.limits.movetime, p.limits.depth), (None, Some(3)));
+        // `movestogo 0` is sudden death, without a warning.
+        let (p, w) = go_warnings("go wtime 1000 movestogo 0");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(p.limits.movestogo, None);
         let (p, w) = go_warnings("go depth 4 depth x");
         assert_eq!(w, ["go: depth 'x' is not a number"]);
         assert_eq!(p.limits.depth, Some(4));

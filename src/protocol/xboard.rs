@@ -106,10 +106,6 @@ struct Shared {
     /// The PV of the last thinking line shown for the engine's own move (after the ponder
     /// hit, if any; empty when none was): see `shown_line`.
     shown: Vec<Move>,
-    /// When the engine's clock started: the start of the search, or the ponder hit.
-    clock: Instant,
-    /// The search was a ponder search that became the engine's move.
-    hit: bool,
 }
 
 /// What the XBoard skin knows about the search on the session's thread.
@@ -449,6 +445,9 @@ impl Xboard {
 
     /// Starts thinking about the engine's move, or claims the result if the game is over.
     fn think(&mut self) {
+        if !self.searchable("go") {
+            return;
+        }
         if self.session.pos.legal_moves().is_empty() {
             if let Some(claim) = game_end_claim(&self.session.pos) {
                 say(&claim);
@@ -505,6 +504,9 @@ impl Xboard {
 
     /// Starts (or restarts) the analysis of the current position.
     fn analyze(&mut self) {
+        if !self.searchable("analyze") {
+            return;
+        }
         let limits = Limits {
             infinite: true,
             depth: self.depth,
@@ -522,8 +524,6 @@ impl Xboard {
             sent: None,
             done: false,
             shown: Vec::new(),
-            clock: Instant::now(),
-            hit: false,
         }));
         let report = {
             let board = pos.board().clone();
@@ -579,9 +579,9 @@ impl Xboard {
                     }
                     _ => return,
                 };
-                // After a ponder hit the clock restarted: the nodes shown are those of the
-                // time shown, so that the GUI's nodes / time is the real speed.
-                let nodes = r.nodes.saturating_sub(r.ponder_nodes);
+                // The nodes and the time of the whole search (a ponder search's: since it
+                // began pondering), so that nodes / time is its speed.
+                let nodes = r.nodes;
                 let pv = line_to_san(&board, &r.pv);
                 *lock(&status) = Some(Status {
                     centis: r.time_ms / 10,
@@ -626,18 +626,14 @@ impl Xboard {
                     .filter(|r| r.best_move.is_some_and(|m| !line_shows(&s.shown, m, None)))
                     .and_then(|r| r.final_report());
                 if let Some(r) = report.filter(|_| post.load(Ordering::Relaxed)) {
-                    // The nodes of the engine's own clock: none when the ponder search
-                    // had ended before the hit.
-                    let nodes = match (s.hit, r.ponder_nodes) {
-                        (true, 0) => 0,
-                        (_, before) => r.nodes.saturating_sub(before),
-                    };
+                    // The whole search's nodes and time, as on every thinking line.
                     let pv = line_to_san(pos.board(), &r.pv).join(" ");
                     say(&format!(
-                        "{} {} {} {nodes} {pv}",
+                        "{} {} {} {} {pv}",
                         r.depth,
                         cecp_score(r.score),
-                        s.clock.elapsed().as_millis() / 10,
+                        r.time_ms / 10,
+                        r.nodes,
                     ));
                 }
                 // The search's move, or any legal move if the search failed.
@@ -680,7 +676,7 @@ impl Xboard {
 
     fn cmd_new(&mut self) {
         self.settle();
-        self.session.pos = Position::startpos();
+        self.session.set_position(Position::startpos());
         self.session.set_chess960(false);
         self.force = false;
         self.engine_side = Color::Black;
@@ -698,30 +694,51 @@ impl Xboard {
     fn cmd_setboard(&mut self, fen: &str) {
         let mut pos = match Position::from_fen(fen) {
             Ok(p) => p,
-            Err(e) => return error(&format!("illegal position: {e}"), "setboard"),
+            Err(e) => return self.refuse_position(&e),
         };
         // Castling that standard chess cannot write (e1g1 would not say which move it is)
         // needs Chess960.
         if !self.session.chess960 {
             if let Some(problem) = standard_castling_problem(pos.board()) {
-                return error(
-                    &format!(
-                        "illegal position: {problem}; send 'variant fischerandom' first for \
-                         Chess960"
-                    ),
-                    "setboard",
-                );
+                return self.refuse_position(&format!(
+                    "{problem}; send 'variant fischerandom' first for Chess960"
+                ));
             }
         }
         self.settle();
         pos.set_chess960(self.session.chess960);
-        self.session.pos = pos;
+        self.session.set_position(pos);
         self.hint = None;
         self.reanalyze();
     }
 
+    /// A `setboard` that cannot be set: the GUI's board is now one the engine does not have,
+    /// so any search ends (a move already sent is kept), and none starts, nor is a move
+    /// taken, until `new` or a valid `setboard` (see [`Session::position_to_search`]).
+    fn refuse_position(&mut self, why: &str) {
+        self.settle();
+        self.session.refuse_position(why);
+        error(&format!("illegal position: {why}"), "setboard");
+    }
+
+    /// The position to search, or an error line for `command` when the last `setboard` was
+    /// refused.
+    fn searchable(&self, command: &str) -> bool {
+        match self.session.position_to_search() {
+            Ok(_) => true,
+            Err(e) => {
+                error(&e, command);
+                false
+            }
+        }
+    }
+
     /// A move of the opponent (or any move in force and analysis mode).
     fn usermove(&mut self, text: &str) {
+        // A move on a board the engine does not have cannot be played.
+        if !self.searchable(&format!("usermove {}", shorten(text, 32))) {
+            return;
+        }
         let mv = match parse_move(self.session.pos.board(), text, self.session.chess960) {
             Ok(mv) => mv,
             Err(_) => {
@@ -734,15 +751,14 @@ impl Xboard {
             let mut s = lock(&run.shared);
             if s.mode == Mode::Ponder(mv) && !s.done && !s.discarded {
                 s.mode = Mode::Think;
-                s.clock = Instant::now();
-                s.hit = true;
                 drop(s);
                 run.started = Instant::now();
                 self.session.pos.play(mv);
-                self.session
-                    .control()
-                    .pondering
-                    .store(false, Ordering::Relaxed);
+                // The limits of the move from the clocks as they are now (`time` and `otim`
+                // come just before the move): those of the ponder search were computed from
+                // the clocks when it began, which may be far more than is left.
+                let limits = self.think_limits(&self.session.pos);
+                self.session.ponder_hit(Some(limits));
                 return;
             }
         }

@@ -368,7 +368,6 @@ impl Engine {
             t.tb = Arc::clone(&self.tablebases);
             t.time = tm.clone();
             t.ponder_pending = limits.ponder;
-            t.ponder_nodes = 0;
             t.poll_mask = poll_mask;
             t.limits = if i == 0 {
                 limits.clone()
@@ -452,7 +451,7 @@ impl Engine {
         result.stats = stats;
         result.tbhits = self.threads[0].tb_hits.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
-        result.clock_ms = self.threads[0].time.elapsed_ms();
+        result.clock_ms = self.threads[0].time.searched_ms();
         result.hashfull = self.tt.hashfull();
         if result.ponder_move.is_none() {
             result.ponder_move = result.pv.get(1).copied();

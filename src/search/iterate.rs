@@ -176,7 +176,6 @@ impl Searcher {
         }
         self.root_moves = all_root;
         result.nodes = self.nodes();
-        result.ponder_nodes = self.ponder_nodes;
         result.stats = self.stats.clone();
         result
     }
@@ -306,7 +305,7 @@ impl Searcher {
         if pv.is_empty() {
             return;
         }
-        let time_ms = self.time.elapsed_ms();
+        let time_ms = self.time.searched_ms();
         let nodes = self.total_nodes();
         let score = self.shown_score(score);
         report(&SearchReport::Iteration(IterationReport {
@@ -314,8 +313,7 @@ impl Searcher {
             seldepth: self.seldepth.max(depth as usize),
             score,
             nodes,
-            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / time_ms.max(1),
-            ponder_nodes: self.ponder_nodes,
+            nps: nodes * 1000 / time_ms.max(1),
             bound,
             time_ms,
             hashfull: self.tt.hashfull(),
@@ -330,7 +328,7 @@ impl Searcher {
         let Some(report) = &self.report else {
             return;
         };
-        let time_ms = self.time.elapsed_ms();
+        let time_ms = self.time.searched_ms();
         let nodes = self.total_nodes();
         let lines = if r.lines.is_empty() {
             vec![RootLine {
@@ -345,8 +343,7 @@ impl Searcher {
             seldepth: r.seldepth.max(r.depth as usize),
             score: r.score,
             nodes,
-            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / time_ms.max(1),
-            ponder_nodes: self.ponder_nodes,
+            nps: nodes * 1000 / time_ms.max(1),
             bound: ScoreBound::Exact,
             time_ms,
             hashfull: self.tt.hashfull(),

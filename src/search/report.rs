@@ -50,15 +50,12 @@ pub struct IterationReport {
     pub score: i32,
     /// Nodes searched by all threads so far.
     pub nodes: u64,
-    /// Nodes per second so far: after a ponder hit, the nodes counted since the hit over the
-    /// time since the hit.
+    /// Nodes per second so far: `nodes` over `time_ms`.
     pub nps: u64,
-    /// Nodes searched before the ponder hit (0 without one): `nodes` minus this is what the
-    /// time since the hit (`time_ms`) searched.
-    pub ponder_nodes: u64,
     /// Exact, or the bound of a failed aspiration search.
     pub bound: ScoreBound,
-    /// Milliseconds since the search started.
+    /// Milliseconds since the search started (a ponder search: since pondering began, so
+    /// that `nodes`, `time_ms` and `nps` count the same search).
     pub time_ms: u64,
     /// Transposition-table occupancy in permille.
     pub hashfull: u32,
@@ -124,9 +121,6 @@ pub struct SearchResult {
     pub best_found_depth: i32,
     /// Milliseconds after which the final best move first became best.
     pub best_found_ms: u64,
-    /// Nodes searched before the ponder hit (0 without one): `nodes` minus this is what the
-    /// engine searched on its own clock.
-    pub ponder_nodes: u64,
     /// Statistics summed over threads.
     pub stats: SearchStats,
     /// With `MultiPV` above one: the best root moves of the last completed iteration, best
@@ -144,8 +138,8 @@ pub struct SearchResult {
     /// Transposition-table occupancy in permille at the end.
     #[serde(skip)]
     pub hashfull: u32,
-    /// Milliseconds on the engine's own clock, as the reports count them: since the
-    /// ponder hit, if there was one, else `time_ms`.
+    /// Milliseconds the search took, pondering included (the base of the reports' `time_ms`
+    /// and `nps`, with `nodes`).
     #[serde(skip)]
     pub clock_ms: u64,
 }
@@ -187,8 +181,7 @@ impl SearchResult {
             seldepth: self.seldepth.max(self.pv_depth as usize),
             score: self.score,
             nodes,
-            nps: nodes.saturating_sub(self.ponder_nodes) * 1000 / self.clock_ms.max(1),
-            ponder_nodes: self.ponder_nodes,
+            nps: nodes * 1000 / self.clock_ms.max(1),
             bound: self.bound,
             time_ms: self.clock_ms,
             hashfull: self.hashfull,

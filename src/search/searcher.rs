@@ -55,8 +55,6 @@ pub struct Searcher {
     pub(super) root_moves: Vec<Move>,
     /// Pondering and no `ponderhit` seen yet.
     pub(super) ponder_pending: bool,
-    /// All threads' nodes when `ponderhit` was seen (0 without one).
-    pub(super) ponder_nodes: u64,
     /// The PV of the last completed iteration (shown with a fail-low bound).
     pub(super) last_pv: Vec<Move>,
     /// Best root move and score found so far in the current iteration, and whether that
@@ -134,7 +132,6 @@ impl Searcher {
             poll_mask: POLL_NODES - 1,
             root_moves: Vec::new(),
             ponder_pending: false,
-            ponder_nodes: 0,
             last_pv: Vec::new(),
             root_best: None,
             root_nodes: Vec::new(),
@@ -244,10 +241,7 @@ impl Searcher {
                 if self.is_main() {
                     let pondering = self.control.pondering.load(Ordering::Relaxed);
                     if self.ponder_pending && !pondering {
-                        // ponderhit: our clock runs from now.
-                        self.ponder_pending = false;
-                        self.ponder_nodes = self.total_nodes();
-                        self.time.restart();
+                        self.ponder_hit();
                     }
                     out_of_time = !pondering && self.time.hard_expired();
                 }
@@ -260,6 +254,28 @@ impl Searcher {
             }
         }
         self.stopped
+    }
+
+    /// The ponder hit (the main thread saw `pondering` cleared): our clock runs from now,
+    /// with the limits the front end gave at the hit, if any.
+    #[cold]
+    fn ponder_hit(&mut self) {
+        self.ponder_pending = false;
+        // Pairs with the store that cleared `pondering`, which came after the limits were set.
+        std::sync::atomic::fence(Ordering::Acquire);
+        let given = self
+            .control
+            .hit_limits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(limits) = &given {
+            self.limits = Limits {
+                ponder: false,
+                ..limits.clone()
+            };
+        }
+        self.time.restart(given.as_ref());
     }
 
     /// Adds `nodes` to the effort spent on root move `mv` in this iteration.

@@ -547,6 +547,22 @@ fn uci_bad_books_leave_the_engine_playing() {
         assert_eq!(best.len(), 1, "{lines:?}");
         assert!(Position::startpos().parse_uci_move(best[0]).is_ok());
     }
+    // A file larger than any book (a disk image given by mistake) is refused at once: it
+    // was read whole, holding the command loop for minutes and the memory twice over. (A
+    // sparse file: no disk space used.)
+    let huge = dir.join("huge.bin");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(lull::book::MAX_BOOK_BYTES + 16)
+        .unwrap();
+    let start = Instant::now();
+    let lines = with_book(&huge, &["isready"]);
+    let took = start.elapsed();
+    std::fs::remove_file(&huge).unwrap();
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{lines:?}");
+    assert!(errs[0].contains("more than the 2048 MiB"), "{errs:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
     // A good book after a bad one is used; an empty value unloads it.
     let good = dir.join("good.bin");
     build(&games_pgn(), &good, &["--min-games", "1"]);

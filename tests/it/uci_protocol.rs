@@ -14,7 +14,7 @@ use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{EngineProcess, TIMEOUT};
+use common::EngineProcess;
 use lull::position::Position;
 
 /// `protocol::MAX_LINE`: the longest accepted input line, in bytes.
@@ -168,6 +168,32 @@ impl Engine {
         assert_eq!(count_bestmoves(&after), 0, "a second bestmove: {after:?}");
     }
 
+    /// Checks the state after a refused `position`: `d` still shows `fen`, but `go` searches
+    /// nothing (a move for a position the GUI did not send): one error and `bestmove 0000`,
+    /// also for a search that would wait for `stop`; `go perft` counts nothing. A valid
+    /// `position` then searches again.
+    fn assert_refused(&mut self, fen: &str) {
+        let lines = self.sync();
+        assert!(errors(&lines).is_empty(), "unexpected errors: {lines:?}");
+        assert_eq!(self.fen(), fen, "the position changed");
+        for go in ["go depth 1", "go infinite", "go ponder"] {
+            self.send(go);
+            let (before, line) = self.bestmove();
+            let errs = errors(&before);
+            assert_eq!(errs.len(), 1, "{go}: {before:?}");
+            assert!(errs[0].contains("no position to search"), "{go}: {errs:?}");
+            assert_eq!(line, "bestmove 0000", "{go}");
+            let after = self.sync();
+            assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
+        }
+        self.send("go perft 1");
+        let lines = self.sync();
+        assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("Nodes")), "{lines:?}");
+        self.expect_ok(&format!("position fen {fen}"));
+        self.assert_state(fen);
+    }
+
     /// Sets up the prior position and checks it.
     fn prior_position(&mut self) {
         self.expect_ok(&format!("position startpos moves {PRIOR_MOVES}"));
@@ -303,7 +329,7 @@ fn bad_fen(fen: &str, needle: &str) {
     // The same with moves after it.
     let line = e.expect_error(&format!("position fen {fen} moves e2e4"), needle);
     assert!(line.contains("invalid FEN"), "{line:?}");
-    e.assert_state(PRIOR_FEN);
+    e.assert_refused(PRIOR_FEN);
 }
 
 #[test]
@@ -315,12 +341,16 @@ fn fen_garbage() {
 fn fen_missing_fields() {
     bad_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "fields");
     let mut e = Engine::start();
-    e.prior_position();
-    e.expect_error("position fen", "fields");
-    e.expect_error("position", "'startpos' or 'fen");
-    e.expect_error("position start", "'startpos' or 'fen'");
-    e.expect_error("position startpos e2e4", "takes no further fields");
-    e.assert_state(PRIOR_FEN);
+    for (line, needle) in [
+        ("position fen", "fields"),
+        ("position", "'startpos' or 'fen"),
+        ("position start", "'startpos' or 'fen'"),
+        ("position startpos e2e4", "takes no further fields"),
+    ] {
+        e.prior_position();
+        e.expect_error(line, needle);
+        e.assert_refused(PRIOR_FEN);
+    }
 }
 
 #[test]
@@ -395,16 +425,141 @@ fn fen_bad_castling() {
 
 #[test]
 fn fen_bad_en_passant() {
-    // Wrong rank for the side to move, and a square without the pawn that just moved.
-    bad_fen("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "en passant");
-    bad_fen(
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq d3 0 1",
-        "en passant",
-    );
+    // A field that is no square (an en-passant square no pawn can use is dropped: see
+    // `fens_that_stockfish_and_python_chess_accept_are_accepted`).
     bad_fen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
         "en passant",
     );
+    bad_fen("4k3/8/8/8/8/8/8/4K3 w - e 0 1", "en passant");
+}
+
+#[test]
+fn fen_bad_counters() {
+    // Negative or not numbers: python-chess refuses them too.
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - -1 80",
+        "halfmove clock '-1' is negative",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - x 80",
+        "halfmove clock 'x' is not a number",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 -2",
+        "fullmove number '-2' is negative",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1.5",
+        "fullmove number '1.5' is not",
+    );
+}
+
+/// What Stockfish and python-chess both accept: a halfmove clock above 100 (the fifty-move
+/// rule applies: read as 100), a fullmove number of 0 (read as 1) or beyond 65535, counters
+/// with a plus sign, and an en-passant square no pawn can use (dropped). The position is the
+/// one sent, and `go` searches it (it used to search the previous one).
+#[test]
+fn fens_that_stockfish_and_python_chess_accept_are_accepted() {
+    let mut e = Engine::start();
+    e.prior_position();
+    for (fen, read) in [
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 3 0",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 3 1",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 99999999999999999999999 99999999",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 100 65535",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - +7 +9",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 7 9",
+        ),
+        // Wrong rank for the side to move; no pawn that just moved.
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq d3 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ),
+        // A usable one is kept.
+        (
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+        ),
+    ] {
+        e.expect_ok(&format!("position fen {fen}"));
+        assert_eq!(e.fen(), read, "{fen}");
+        e.send("go depth 2");
+        let (before, line) = e.bestmove();
+        assert!(errors(&before).is_empty(), "{fen}: {before:?}");
+        check_bestmove(&Position::from_fen(read).unwrap(), &line);
+        e.prior_position();
+    }
+}
+
+/// Move lists as GUIs and python-chess write them: extra spaces, an upper-case promotion
+/// letter (Stockfish reads it), castling as the king's two-square move or as king takes rook
+/// in standard chess. What neither reads stays an error.
+#[test]
+fn move_lists_as_guis_write_them_are_accepted() {
+    let mut e = Engine::start();
+    let promote = "8/P7/8/8/8/8/8/K1k5 w - - 0 1";
+    for (moves, fen) in [
+        ("a7a8Q", "Q7/8/8/8/8/8/8/K1k5 b - - 0 1"),
+        ("a7a8n", "N7/8/8/8/8/8/8/K1k5 b - - 0 1"),
+        ("a7a8R", "R7/8/8/8/8/8/8/K1k5 b - - 0 1"),
+    ] {
+        e.expect_ok(&format!("position fen {promote} moves {moves}"));
+        assert_eq!(e.fen(), fen, "{moves}");
+    }
+    let castled = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4";
+    for line in [
+        format!("position startpos moves {ITALIAN_MOVES} e1g1"),
+        format!("position startpos moves {ITALIAN_MOVES} e1h1"),
+        format!("position   startpos \t moves  {ITALIAN_MOVES}   e1g1  "),
+    ] {
+        e.expect_ok(&line);
+        assert_eq!(e.fen(), castled, "{line}");
+    }
+    // The null move, as python-chess writes a board's null moves: the side to move passes.
+    e.expect_ok("position startpos moves e2e4 0000 g1f3");
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2"
+    );
+    e.send("go depth 2");
+    let (_, line) = e.bestmove();
+    check_bestmove(
+        &Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2")
+            .unwrap(),
+        &line,
+    );
+    e.prior_position();
+    // Not while in check.
+    e.expect_error(
+        "position startpos moves e2e4 f7f6 d1h5 0000",
+        "null move '0000' while in check",
+    );
+    for (bad, needle) in [
+        ("position startpos moves E2E4", "malformed move 'E2E4'"),
+        ("position startpos moves e2e4+", "malformed move 'e2e4+'"),
+        ("position startpos moves e2-e4", "malformed move 'e2-e4'"),
+        (
+            "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1f1q",
+            "e1f1q",
+        ),
+    ] {
+        e.expect_error(bad, needle);
+    }
+    e.assert_refused(PRIOR_FEN);
 }
 
 #[test]
@@ -435,7 +590,7 @@ fn fen_with_castling_standard_chess_cannot_write_needs_uci_chess960() {
     for (fen, _) in CHESS960_CASTLING {
         let line = e.expect_error(&format!("position fen {fen}"), "UCI_Chess960");
         assert!(line.contains("castle"), "{line}");
-        assert_eq!(e.fen(), PRIOR_FEN, "the position changed");
+        e.assert_refused(PRIOR_FEN);
     }
     // Standard castling, and rights given up, are fine.
     for fen in [
@@ -560,7 +715,7 @@ fn illegal_move_rejects_the_whole_position_command() {
         &format!("position fen {PRIOR_FEN} moves e2e4"),
         "illegal move 'e2e4'",
     );
-    e.assert_state(PRIOR_FEN);
+    e.assert_refused(PRIOR_FEN);
 }
 
 #[test]
@@ -574,7 +729,7 @@ fn malformed_move_rejects_the_whole_position_command() {
     assert!(line.contains("move 2"), "{line:?}");
     e.expect_error("position startpos moves e2e4e7e5", "malformed move");
     e.expect_error("position startpos moves e7e8x", "malformed move 'e7e8x'");
-    e.assert_state(PRIOR_FEN);
+    e.assert_refused(PRIOR_FEN);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -821,36 +976,32 @@ fn closed_input_exits_cleanly() {
     assert!(e.rest_of_output().is_empty());
 }
 
+/// End of input stops a search, however long it would run, after its `bestmove` (a GUI that
+/// crashed must not leave a process searching): `go depth 60` and `go nodes 10^12` used to
+/// run on for hours.
 #[test]
-fn closed_input_finishes_a_running_search_first() {
-    let mut e = Engine::start();
-    e.send("position startpos moves e2e4");
-    e.send("go depth 3");
-    e.close_input();
-    let status = e.wait_exit(TIMEOUT);
-    assert!(status.success(), "{status:?}");
-    let lines = e.rest_of_output();
-    assert_eq!(count_bestmoves(&lines), 1, "{lines:?}");
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 3 ")),
-        "depth 3 was not completed: {lines:?}"
-    );
-    check_bestmove(&startpos_after("e2e4"), lines.last().unwrap());
-
-    // A timed search is surely still running when the input closes: it must run its time.
-    let mut e = Engine::start();
-    e.sync();
-    let sent = Instant::now();
-    e.send("go movetime 300");
-    e.close_input();
-    let status = e.wait_exit(TIMEOUT);
-    let took = sent.elapsed();
-    assert!(status.success(), "{status:?}");
-    assert!(took >= Duration::from_millis(250), "exited after {took:?}");
-    let lines = e.rest_of_output();
-    assert_eq!(count_bestmoves(&lines), 1, "{lines:?}");
-    check_bestmove(&Position::startpos(), lines.last().unwrap());
+fn closed_input_stops_a_running_search_after_its_bestmove() {
+    for go in [
+        "go depth 60",
+        "go nodes 1000000000000",
+        "go movetime 100000",
+        "go wtime 10000000 btime 10000000",
+    ] {
+        let mut e = Engine::start();
+        e.send("position startpos moves e2e4");
+        e.send(go);
+        e.wait_for("an info depth line", |l| l.starts_with("info depth"));
+        let sent = Instant::now();
+        e.close_input();
+        let status = e.wait_exit(Duration::from_secs(10));
+        let took = sent.elapsed();
+        assert!(status.success(), "{go}: {status:?}");
+        assert!(took < Duration::from_secs(5), "{go}: exited after {took:?}");
+        let lines = e.rest_of_output();
+        assert_eq!(count_bestmoves(&lines), 1, "{go}: {lines:?}");
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+        check_bestmove(&startpos_after("e2e4"), lines.last().unwrap());
+    }
 }
 
 #[test]
@@ -1147,6 +1298,114 @@ fn ponder_then_ponderhit_moves_within_the_limit() {
     check_bestmove(&pos, &line);
 }
 
+/// One rule for `infinite`, whatever else the line says and in any order: the search may end
+/// by a limit of its own, but `bestmove` waits for `stop` (`go movetime 100 infinite` used to
+/// answer after 100 ms, `go infinite depth 3` only after `stop`). A ponder search likewise
+/// waits for `ponderhit` or `stop`.
+#[test]
+fn infinite_waits_for_stop_whatever_the_other_limits() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let pos = startpos_after("e2e4");
+    for go in [
+        "go movetime 100 infinite",
+        "go infinite movetime 100",
+        "go infinite depth 3",
+        "go depth 3 infinite",
+        "go infinite nodes 2000",
+        "go mate 1 infinite",
+        "go ponder nodes 2000",
+        "go ponder depth 2",
+    ] {
+        e.send(go);
+        let lines = e.lines_for(Duration::from_millis(600));
+        assert_eq!(
+            count_bestmoves(&lines),
+            0,
+            "'{go}' answered early: {lines:?}"
+        );
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+        let end = if go.contains("ponder") {
+            "ponderhit"
+        } else {
+            "stop"
+        };
+        e.send(end);
+        let (_, line) = e.bestmove();
+        check_bestmove(&pos, &line);
+        assert_eq!(count_bestmoves(&e.sync()), 0, "{go}");
+    }
+    // Ended by its own limit, it is still a running search: a command that needs the engine
+    // is refused (it used to wait for the search, which waited for `stop`: the engine hung),
+    // and `go` stops it first.
+    e.send("go infinite movetime 50");
+    thread::sleep(Duration::from_millis(300));
+    e.expect_error("setoption name Hash value 2", "search is running");
+    e.expect_error("ucinewgame", "search is running");
+    e.send("go depth 1");
+    let mut lines = Vec::new();
+    e.wait_bestmoves(&mut lines, 2, &pos);
+    let errs = errors(&lines);
+    assert!(
+        errs.len() == 1 && errs[0].contains("search is running"),
+        "{lines:?}"
+    );
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+}
+
+/// After a ponder hit the `info` lines count nodes, time and nps over the same span, the
+/// whole search (pondering included): nodes / time is nps, and the time goes on from the
+/// pondering (it used to restart at the hit while the nodes did not, so that nodes / time
+/// was several times nps).
+#[test]
+fn info_after_ponderhit_counts_nodes_time_and_nps_alike() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder movetime 1500");
+    thread::sleep(Duration::from_millis(700));
+    e.send("ponderhit");
+    let (before, line) = e.bestmove();
+    check_bestmove(&startpos_after("e2e4 e7e5"), &line);
+    let field = |l: &str, name: &str| -> Option<u64> {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == name)?;
+        words.get(at + 1)?.parse().ok()
+    };
+    let mut last_time = 0;
+    let mut late = 0;
+    for l in before.iter().filter(|l| l.contains(" nps ")) {
+        let (nodes, nps, time) = (
+            field(l, "nodes").unwrap(),
+            field(l, "nps").unwrap(),
+            field(l, "time").unwrap(),
+        );
+        assert_eq!(nps, nodes * 1000 / time.max(1), "{l}");
+        assert!(time >= last_time, "the time went back: {l}\n{before:?}");
+        last_time = time;
+        late += usize::from(time >= 700);
+    }
+    assert!(late > 0, "no line after the hit: {before:?}");
+}
+
+/// `movestogo 0`, as some GUIs send it for sudden death, is read as Stockfish reads it (no
+/// time control ahead), without an error: it was clamped to 1 with a warning, and the move
+/// then took up to 80 % of the clock.
+#[test]
+fn movestogo_0_is_sudden_death() {
+    let mut e = Engine::start_alone();
+    e.send("position startpos moves e2e4");
+    e.sync();
+    let sent = Instant::now();
+    e.send("go wtime 20000 btime 20000 movestogo 0");
+    let (before, line) = e.bestmove();
+    let took = sent.elapsed();
+    assert!(errors(&before).is_empty(), "{before:?}");
+    check_bestmove(&startpos_after("e2e4"), &line);
+    // Sudden death with 20 s: about a thirtieth of it (0.7 s); the last move before a time
+    // control may take 12 s or more.
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+}
+
 #[test]
 fn go_movetime_returns_in_time() {
     let mut e = Engine::start_alone();
@@ -1159,6 +1418,33 @@ fn go_movetime_returns_in_time() {
     check_bestmove(&Position::startpos(), &line);
     assert!(took >= Duration::from_millis(150), "only {took:?}");
     assert!(took < Duration::from_millis(200) + STOP_SLACK, "{took:?}");
+}
+
+/// `d` prints the board as lines (the escaping of control characters in output lines had
+/// caught the board's own line ends: one line with literal `\n`), while a control character
+/// that comes from the input is still escaped.
+#[test]
+fn d_prints_the_board_as_lines() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("d");
+    let lines = e.sync();
+    let board: Vec<&String> = lines.iter().filter(|l| l.contains(" | ")).collect();
+    assert_eq!(board.len(), 8, "{lines:?}");
+    assert_eq!(
+        board[0], " | r | n | b | q | k | b | n | r | 8",
+        "{lines:?}"
+    );
+    assert_eq!(
+        board[4], " |   |   |   |   | P |   |   |   | 4",
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.contains("\\n")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Fen: ")), "{lines:?}");
+    e.send("xyzzy\u{1b}[31m");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("xyzzy\\u{1b}[31m"), "{lines:?}");
 }
 
 #[test]

@@ -115,6 +115,29 @@ impl Engine {
         let after = self.sync();
         assert!(after.is_empty(), "undo after the check: {after:?}");
     }
+
+    /// After a refused `setboard` the GUI's board is one the engine does not have: `go`,
+    /// `analyze` and a move get one error line each, and no move or thinking comes. A valid
+    /// `setboard` of `fen` then plays again.
+    fn assert_refused(&mut self, fen: &str) {
+        for cmd in ["go", "usermove e2e4", "analyze", "exit", "go"] {
+            self.send(cmd);
+            let lines = self.sync();
+            if cmd == "exit" {
+                assert!(lines.is_empty(), "{lines:?}");
+                continue;
+            }
+            assert!(
+                lines.len() == 1 && lines[0].contains("no position to search"),
+                "'{cmd}' after a refused setboard: {lines:?}"
+            );
+        }
+        let lines = self.lines_for(Duration::from_millis(200));
+        assert!(lines.is_empty(), "{lines:?}");
+        self.send("force");
+        self.expect_silent(&format!("setboard {fen}"));
+        self.assert_position(fen);
+    }
 }
 
 /// Checks that `move X` names a legal move in `pos`; returns the move's text.
@@ -406,7 +429,7 @@ fn undo_and_remove_take_moves_back() {
 }
 
 #[test]
-fn setboard_sets_the_position_and_a_bad_fen_keeps_the_previous_one() {
+fn setboard_sets_the_position_and_a_bad_fen_is_not_searched() {
     let mut e = session();
     e.send("force");
     let fen = "r3k2r/ppp2ppp/2n5/3q4/8/2N5/PPP2PPP/R3K2R w KQkq - 0 12";
@@ -416,11 +439,44 @@ fn setboard_sets_the_position_and_a_bad_fen_keeps_the_previous_one() {
         "setboard rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "setboard 8/8/8/8/8/8/8/8 w - - 0 1",
         "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "setboard 4k3/8/8/8/8/8/8/R3K3 w - - -1 80",
         "setboard (((",
     ] {
         e.expect_error(bad, "illegal position");
     }
-    e.assert_position(fen);
+    e.assert_refused(fen);
+    // What Stockfish and python-chess accept is accepted (a halfmove clock above 100, a
+    // fullmove number of 0): the engine plays in that position, not in the previous one.
+    e.send("force");
+    e.expect_silent("setboard 4k3/8/8/8/8/8/8/R3K3 w - - 150 0");
+    e.send("sd 1");
+    e.send("go");
+    let (before, line) = e.next_move();
+    assert!(!before.iter().any(|l| l.starts_with("Error")), "{before:?}");
+    check_move(
+        &Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 1").unwrap(),
+        &line,
+    );
+    e.wait_for("the draw claim", |l| l == "1/2-1/2 {Fifty-move rule}");
+    // A refused position during analysis ends it; `new` gives a position to search again.
+    e.send("new");
+    e.send("force");
+    e.send("analyze");
+    e.wait_for("thinking output", is_thinking);
+    e.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
+    let lines = e.sync();
+    let errors: Vec<_> = lines.iter().filter(|l| l.starts_with("Error")).collect();
+    assert!(
+        errors.len() == 1 && errors[0].contains("illegal position"),
+        "{lines:?}"
+    );
+    let lines = e.lines_for(Duration::from_millis(300));
+    assert!(!lines.iter().any(|l| is_thinking(l)), "{lines:?}");
+    e.send("exit");
+    e.send("new");
+    e.send("force");
+    e.assert_position(lull::position::STARTPOS_FEN);
+    e.send(&format!("setboard {fen}"));
     // The engine finds the free queen there.
     e.send("sd 4");
     e.send("go");
@@ -443,7 +499,7 @@ fn setboard_with_castling_standard_chess_cannot_write_needs_fischerandom() {
     for bad in odd {
         e.expect_error(&format!("setboard {bad}"), "variant fischerandom");
     }
-    e.assert_position(fen);
+    e.assert_refused(fen);
     // In Chess960 they are fine, and the castle is O-O-O.
     e.send("variant fischerandom");
     e.send("force");
@@ -600,6 +656,45 @@ fn pondering_on_the_expected_reply_answers_a_ponder_hit() {
     e.send("easy");
     let lines = e.sync();
     assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+}
+
+/// A ponder hit takes the limits of the move from the clocks the GUI sent just before the
+/// move pondered on (`time 50`: half a second left), not from those when pondering began
+/// (ten minutes): the reply used to take 2.4-3.9 s, and a real game sent `time 1`.
+#[test]
+fn a_ponder_hit_takes_its_limits_from_the_latest_clock() {
+    let mut e = session();
+    e.send("hard");
+    e.send("level 0 10 0");
+    e.send("force");
+    // White's only legal move is Kh2: the engine's first move comes at once, whatever the
+    // clock, and it ponders on its expected reply with ten minutes on both clocks.
+    e.send("setboard 4k3/8/8/8/8/8/5PP1/r5K1 w - - 0 1");
+    e.send("time 60000");
+    e.send("otim 60000");
+    e.send("go");
+    let (_, line) = e.next_move();
+    assert_eq!(line, "move g1h2");
+    let mut pos = Position::from_fen("4k3/8/8/8/8/8/5PP1/r5K1 w - - 0 1").unwrap();
+    pos.play(parse_move(pos.board(), "g1h2", false).unwrap());
+    e.send("hint");
+    let (_, hint) = e.wait_for("the hint", |l| l.starts_with("Hint: "));
+    let reply = hint.strip_prefix("Hint: ").unwrap().to_string();
+    pos.play(parse_move(pos.board(), &reply, false).unwrap());
+    thread::sleep(Duration::from_millis(300));
+    e.send("time 50");
+    e.send("otim 59000");
+    let sent = Instant::now();
+    e.send(&format!("usermove {reply}"));
+    let (_, line) = e.wait_for_within("the move after the hit", Duration::from_secs(30), |l| {
+        l.starts_with("move ")
+    });
+    let took = sent.elapsed();
+    check_move(&pos, &line);
+    assert!(
+        took < Duration::from_millis(1500),
+        "the move came {took:?} after the hit, with 0.5 s on the clock"
+    );
 }
 
 #[test]
