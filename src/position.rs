@@ -588,8 +588,9 @@ pub fn shorten(s: &str, max: usize) -> String {
 
 /// Parses a FEN: X-FEN or Shredder-FEN castling, move counters optional.
 ///
-/// What Stockfish and python-chess both accept is accepted: a halfmove clock above 100 (read
-/// as 100: the fifty-move rule applies either way), a fullmove number of 0 (read as 1, as
+/// What Stockfish and python-chess both accept is accepted: a halfmove clock above 100 (the
+/// board holds 100, the fifty-move rule applies either way; [`Position::from_fen`] keeps the
+/// number, which its FEN writes back), a fullmove number of 0 (read as 1, as
 /// python-chess does; above 65535 read as 65535), and an en-passant square that no pawn can
 /// have just passed (wrong rank for the side to move, no pawn in front of it, …), which is
 /// dropped, as both do. Negative or non-numeric counters, an en-passant field that is no
@@ -1066,7 +1067,7 @@ mod tests {
         for (fen, read) in [
             (
                 "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
-                "4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
             ),
             (
                 "4k3/8/8/8/8/8/8/R3K3 w - - 3 0",

@@ -456,7 +456,7 @@ fn fen_bad_counters() {
 }
 
 /// What Stockfish and python-chess both accept: a halfmove clock above 100 (the fifty-move
-/// rule applies: read as 100), a fullmove number of 0 (read as 1) or beyond 65535, counters
+/// rule applies; written back as given), a fullmove number of 0 (read as 1) or beyond 65535, counters
 /// with a plus sign, and an en-passant square no pawn can use (dropped). The position is the
 /// one sent, and `go` searches it (it used to search the previous one).
 #[test]
@@ -466,7 +466,7 @@ fn fens_that_stockfish_and_python_chess_accept_are_accepted() {
     for (fen, read) in [
         (
             "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
-            "4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 150 80",
         ),
         (
             "4k3/8/8/8/8/8/8/R3K3 w - - 3 0",
