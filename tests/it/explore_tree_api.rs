@@ -186,3 +186,34 @@ fn ab_searches_each_set_with_its_own_switches() {
         "{v}"
     );
 }
+
+/// The tree of a checkmated or stalemated position said, on the page, "standing pat" for its
+/// empty line: it now says why there is no line (the position is a mate, or a draw).
+#[test]
+fn a_tree_at_a_game_end_says_why_it_has_no_line() {
+    let server = ExploreServer::start(IpAddr::V4(Ipv4Addr::LOCALHOST), 0).unwrap();
+    let c = client(&server);
+    for (fen, why) in [
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "checkmate"),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "stalemate: no legal move, a draw",
+        ),
+        (
+            "4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",
+            "standing pat is best",
+        ),
+    ] {
+        let (status, t) = c.post("api/tree", &json!({"fen": fen}));
+        assert_eq!(status, 200, "{t}");
+        assert_eq!(t["pv"], json!([]), "{t}");
+        let no_line = t["no_line"].as_str().unwrap_or_default();
+        assert!(no_line.starts_with(why), "{fen}: {t}");
+    }
+    // A position with a line has none of it.
+    let (_, t) = c.post("api/tree", &json!({"fen": HORIZON, "moves": ["d1d4"]}));
+    assert!(
+        t["no_line"].is_null() && !t["pv"].as_array().unwrap().is_empty(),
+        "{t}"
+    );
+}

@@ -28,6 +28,8 @@ mod docs;
 #[cfg(feature = "tools")]
 mod explore;
 #[cfg(feature = "tools")]
+mod explore_bounds;
+#[cfg(feature = "tools")]
 mod explore_browser;
 #[cfg(feature = "tools")]
 mod explore_interactions;

@@ -161,7 +161,7 @@ pub fn handle(method: &str, path: &str, body: &[u8], jobs: &JobTable) -> Reply {
         ["api", "options"] | ["api", "tour"] => wrong_method("GET"),
         ["api", "moves"] if post => with_body(body, moves),
         ["api", "search"] if post => with_body(body, |v| search(v, jobs)),
-        ["api", "tree"] if post => with_body(body, tree),
+        ["api", "tree"] if post => with_body(body, |v| tree(v, jobs)),
         ["api", "moves"] | ["api", "search"] | ["api", "tree"] => wrong_method("POST"),
         ["api", "job", id] if get => match job_id(id, jobs) {
             Ok(job) => Reply::json(200, &job.to_json()),
@@ -452,8 +452,9 @@ fn search(req: &Map<String, Value>, jobs: &JobTable) -> Reply {
     }
 }
 
-/// `POST /api/tree`: the quiescence tree at the position after `moves`, with `options`.
-fn tree(req: &Map<String, Value>) -> Reply {
+/// `POST /api/tree`: the quiescence tree at the position after `moves`, with `options`, within
+/// the caps of the server's jobs.
+fn tree(req: &Map<String, Value>, jobs: &JobTable) -> Reply {
     if let Err(r) = known_fields(req, &["fen", "moves", "options"]) {
         return r;
     }
@@ -465,10 +466,12 @@ fn tree(req: &Map<String, Value>) -> Reply {
         Ok::<_, Reply>((pos, moves, options))
     })();
     match checked {
-        Ok((pos, moves, options)) => match super::jobs::tree_at(&pos, &moves, &options) {
-            Ok(t) => Reply::json(200, &t),
-            Err(e) => Reply::error(400, e),
-        },
+        Ok((pos, moves, options)) => {
+            match super::jobs::tree_at(&pos, &moves, &options, None, &jobs.caps()) {
+                Ok(t) => Reply::json(200, &t),
+                Err(e) => Reply::error(400, e),
+            }
+        }
         Err(r) => r,
     }
 }

@@ -3,10 +3,19 @@
 //! quiescence tree at the horizon, on its own thread with its own [`Engine`]s. A job's
 //! progress can be read while it runs, and it can be stopped; several run at once (one per
 //! browser tab), each independent of the others.
+//!
+//! Every engine call a request can start is bounded ([`Caps`]), whoever is still waiting for
+//! it: each search of a job by [`SEARCH_MAX_NODES`] and [`SEARCH_MAX_MS`], each quiescence tree
+//! (of a job or of `POST /api/tree`) by [`TREE_MAX_QNODES`] and [`TREE_MAX_MS`], the threat
+//! search by [`THREAT_MAX_NODES`] and [`THREAT_MAX_MS`]. Each call runs [`watched`]: a watcher thread stops
+//! the engine when its time is up or when the job is stopped, whichever engine the job is
+//! running (a search, a tree, the threat), and also when the stop came just before the engine
+//! started (which clears its stop flag).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -28,6 +37,65 @@ pub const MAX_RUNNING: usize = 8;
 pub const MAX_KEPT: usize = 64;
 /// Tree nodes (searched nodes plus pruned leaves) shown of the quiescence tree.
 pub const TREE_NODES: usize = 400;
+/// Nodes of each search of a job (one of the horizon pair, or of A/B) at most.
+pub const SEARCH_MAX_NODES: u64 = 100_000_000;
+/// Milliseconds of each search of a job at most.
+pub const SEARCH_MAX_MS: u64 = 60_000;
+/// Quiescence nodes of a quiescence tree at most: a larger `QSearchMaxNodes`, or 0 (no cap),
+/// is lowered to it; the nodes past it are scored by the static evaluation.
+pub const TREE_MAX_QNODES: u64 = 2_000_000;
+/// Milliseconds of a quiescence tree at most (after them it is stopped).
+pub const TREE_MAX_MS: u64 = 10_000;
+/// Nodes of the threat search at most.
+pub const THREAT_MAX_NODES: u64 = 2_000_000;
+/// Milliseconds of the threat search at most.
+pub const THREAT_MAX_MS: u64 = 5_000;
+/// The bounds of the engine calls of a server's requests (the constants above by default;
+/// smaller in tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Nodes of each search of a job.
+    pub search_nodes: u64,
+    /// Milliseconds of each search of a job.
+    pub search_ms: u64,
+    /// Quiescence nodes of a tree.
+    pub tree_qnodes: u64,
+    /// Milliseconds of a tree.
+    pub tree_ms: u64,
+    /// Nodes of the threat search.
+    pub threat_nodes: u64,
+    /// Milliseconds of the threat search.
+    pub threat_ms: u64,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Self {
+            search_nodes: SEARCH_MAX_NODES,
+            search_ms: SEARCH_MAX_MS,
+            tree_qnodes: TREE_MAX_QNODES,
+            tree_ms: TREE_MAX_MS,
+            threat_nodes: THREAT_MAX_NODES,
+            threat_ms: THREAT_MAX_MS,
+        }
+    }
+}
+
+/// A duration for people: `60 s`, `300 ms`.
+fn ms_text(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// How often the watcher of an engine call looks at the job's stop flag and the clock, in
+/// milliseconds.
+const WATCH_EVERY_MS: u64 = 5;
+/// Milliseconds the watcher of a search gives the engine past its own time limit before it
+/// stops it itself.
+const WATCH_GRACE_MS: u64 = 1_000;
 
 /// Checked options, applied in this order.
 pub type OptionSet = Vec<(OptionSpec, OptionValue)>;
@@ -68,7 +136,7 @@ pub enum JobState {
 /// What a job shows while it runs.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Progress {
-    /// `without`, `with` or `tree`: which part runs now.
+    /// `without`, `with` (or `a`, `b`), `tree` or `threat`: which part runs now.
     pub phase: String,
     /// Last completed iteration of the running search.
     pub depth: i32,
@@ -87,7 +155,6 @@ pub struct Job {
     /// Its number.
     pub id: u64,
     stop: AtomicBool,
-    control: Mutex<Option<Arc<Control>>>,
     inner: Mutex<JobInner>,
 }
 
@@ -104,12 +171,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Job {
-    /// Asks the job to stop: the running search ends at once and nothing more is started.
+    /// Asks the job to stop: the running engine call (a search, a tree, the threat) ends
+    /// within a few milliseconds ([`watched`]) and nothing more is started.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
-        if let Some(c) = lock(&self.control).as_ref() {
-            c.stop.store(true, Ordering::SeqCst);
-        }
     }
 
     /// The state.
@@ -139,12 +204,26 @@ impl Job {
 pub struct JobTable {
     next: Mutex<u64>,
     jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+    caps: Caps,
 }
 
 impl JobTable {
     /// An empty table.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty table whose engine calls are bounded by `caps`.
+    pub fn with_caps(caps: Caps) -> Self {
+        Self {
+            caps,
+            ..Self::default()
+        }
+    }
+
+    /// The bounds of its engine calls.
+    pub fn caps(&self) -> Caps {
+        self.caps
     }
 
     /// The job with that number.
@@ -181,7 +260,6 @@ impl JobTable {
             let job = Arc::new(Job {
                 id: *next,
                 stop: AtomicBool::new(false),
-                control: Mutex::new(None),
                 inner: Mutex::new(JobInner {
                     state: JobState::Running,
                     progress: Progress {
@@ -196,11 +274,12 @@ impl JobTable {
             job
         };
         let worker = Arc::clone(&job);
+        let caps = self.caps;
         let spawned = std::thread::Builder::new()
             .name(format!("explore-job-{}", job.id))
             .spawn(move || {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run_job(&worker, &req)
+                    run_job(&worker, &req, &caps)
                 }));
                 let mut inner = lock(&worker.inner);
                 match outcome {
@@ -295,15 +374,71 @@ pub fn options_engine(options: &OptionSet, qsearch: Option<bool>) -> Result<Engi
     Ok(engine)
 }
 
-/// A fresh engine with the job's options, its stop flag shared with the job.
-fn job_engine(job: &Job, options: &OptionSet, qsearch: Option<bool>) -> Result<Engine, String> {
-    let engine = options_engine(options, qsearch)?;
-    let control = engine.control();
-    if job.stop.load(Ordering::SeqCst) {
-        control.stop.store(true, Ordering::SeqCst);
+/// Runs `f`, a call of the engine whose flags are `control`, while a watcher thread stops
+/// the engine as soon as `stop` (the job's flag) is set or `budget` has passed; it keeps
+/// setting the engine's stop flag from then on, so that a stop the engine cleared when it
+/// started is not lost. Returns what `f` returned and whether the budget ran out. Without a
+/// thread for the watcher `f` runs unwatched (the engine's own limits still end it).
+pub fn watched<T>(
+    control: &Control,
+    stop: Option<&AtomicBool>,
+    budget: Duration,
+    f: impl FnOnce() -> T,
+) -> (T, bool) {
+    let start = Instant::now();
+    let timed_out = AtomicBool::new(false);
+    let (done, finished) = mpsc::channel::<()>();
+    let out = std::thread::scope(|scope| {
+        let timed_out = &timed_out;
+        let watcher = std::thread::Builder::new()
+            .name("explore-watch".into())
+            .spawn_scoped(scope, move || loop {
+                match finished.recv_timeout(Duration::from_millis(WATCH_EVERY_MS)) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+                let late = start.elapsed() >= budget;
+                if late {
+                    timed_out.store(true, Ordering::SeqCst);
+                }
+                if late || stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                    control.stop.store(true, Ordering::SeqCst);
+                }
+            });
+        let out = f();
+        drop(done);
+        if let Ok(w) = watcher {
+            let _ = w.join();
+        }
+        out
+    });
+    (out, timed_out.load(Ordering::SeqCst))
+}
+
+/// The limits of each search of a job: its depth, [`SEARCH_MAX_NODES`], [`SEARCH_MAX_MS`].
+fn search_limits(depth: i32, max_nodes: u64, max_ms: u64) -> Limits {
+    Limits {
+        depth: Some(depth),
+        nodes: Some(max_nodes),
+        movetime: Some(max_ms),
+        ..Limits::default()
     }
-    *lock(&job.control) = Some(control);
-    Ok(engine)
+}
+
+/// What cut a search short of `depth`, in words (`None` when it reached it): the node or the
+/// time cap of the explorer, or a stop.
+fn cut_text(result: &SearchResult, depth: i32, max_nodes: u64, max_ms: u64) -> Option<String> {
+    if result.depth >= depth {
+        return None;
+    }
+    let by = if result.nodes >= max_nodes {
+        format!("the explorer's cap of {max_nodes} nodes")
+    } else if result.time_ms >= max_ms {
+        format!("the explorer's cap of {}", ms_text(max_ms))
+    } else {
+        "stopped".to_string()
+    };
+    Some(format!("depth {} of {depth}: {by}", result.depth))
 }
 
 fn search_json(
@@ -327,6 +462,7 @@ fn search_json(
         "pv": line_json(pos, &result.pv),
         "stats": result.stats,
         "stats_table": stats_rows(&result.stats.table()),
+        "cut": Value::Null,
     })
 }
 
@@ -354,6 +490,7 @@ fn run_search(
     options: &OptionSet,
     phase: &str,
     qsearch: Option<bool>,
+    caps: &Caps,
 ) -> Result<Value, String> {
     job.set_progress(|p| {
         *p = Progress {
@@ -361,7 +498,7 @@ fn run_search(
             ..Progress::default()
         }
     });
-    let mut engine = job_engine(job, options, qsearch)?;
+    let mut engine = options_engine(options, qsearch)?;
     let enabled = engine.options.qs.enabled;
     let reporter = Arc::clone(job);
     let root = req.pos.clone();
@@ -395,10 +532,22 @@ fn run_search(
             });
         }
     })));
-    let result = engine.search(&req.pos, &Limits::depth(req.depth), &[]);
+    let control = engine.control();
+    let limits = search_limits(req.depth, caps.search_nodes, caps.search_ms);
+    let budget = Duration::from_millis(caps.search_ms + WATCH_GRACE_MS);
+    let (result, _) = watched(&control, Some(&job.stop), budget, || {
+        engine.search(&req.pos, &limits, &[])
+    });
     engine.set_report_sink(None);
     let its = std::mem::take(&mut *lock(&iterations));
-    Ok(search_json(&req.pos, &result, enabled, its))
+    let mut v = search_json(&req.pos, &result, enabled, its);
+    v["cut"] = json!(cut_text(
+        &result,
+        req.depth,
+        caps.search_nodes,
+        caps.search_ms
+    ));
+    Ok(v)
 }
 
 /// The UCI moves of a search's line (`pv` of [`search_json`]).
@@ -416,8 +565,16 @@ fn line_moves(search: &Value) -> Vec<String> {
 
 /// The quiescence tree at the position after `moves` (UCI) from `pos`, searched with
 /// `options` (the quiescence search on) and a full window; `path` holds the moves that led
-/// there (SAN, UCI and the FEN after each). An illegal move is an error.
-pub fn tree_at(pos: &Position, moves: &[String], options: &OptionSet) -> Result<Value, String> {
+/// there (SAN, UCI and the FEN after each). An illegal move is an error. At most
+/// `caps.tree_qnodes` quiescence nodes and `caps.tree_ms` milliseconds, less when `stop` (a
+/// job's flag) is set meanwhile; `limited` then says which cap cut it.
+pub fn tree_at(
+    pos: &Position,
+    moves: &[String],
+    options: &OptionSet,
+    stop: Option<&AtomicBool>,
+    caps: &Caps,
+) -> Result<Value, String> {
     let mut node = pos.clone();
     let mut played = Vec::new();
     for text in moves {
@@ -428,8 +585,32 @@ pub fn tree_at(pos: &Position, moves: &[String], options: &OptionSet) -> Result<
         node.play(mv);
     }
     let mut engine = options_engine(options, Some(true))?;
-    let tree = qtree(&mut engine, &node, -INFINITY, INFINITY, TREE_NODES);
+    let own_cap = engine.options.qs.max_nodes;
+    let capped = own_cap == 0 || own_cap > caps.tree_qnodes;
+    if capped {
+        engine.options.qs.max_nodes = caps.tree_qnodes;
+    }
+    let control = engine.control();
+    let budget = Duration::from_millis(caps.tree_ms);
+    let (tree, timed_out) = watched(&control, stop, budget, || {
+        qtree(&mut engine, &node, -INFINITY, INFINITY, TREE_NODES)
+    });
     let mut t = tree_json(&tree);
+    t["limited"] = if timed_out {
+        json!(format!(
+            "stopped by the explorer's cap of {}: the nodes still open were not searched to \
+             the end and their scores are incomplete",
+            ms_text(caps.tree_ms)
+        ))
+    } else if capped && tree.qnodes > caps.tree_qnodes {
+        json!(format!(
+            "the explorer's cap of {} q-nodes was reached: the nodes past it are scored by \
+             the static evaluation",
+            caps.tree_qnodes
+        ))
+    } else {
+        Value::Null
+    };
     let line = line_json(pos, &played);
     t["path"] = json!(line.iter().map(|m| m["san"].clone()).collect::<Vec<_>>());
     t["path_line"] = json!(line);
@@ -438,8 +619,15 @@ pub fn tree_at(pos: &Position, moves: &[String], options: &OptionSet) -> Result<
 
 /// The threat: the best move of the side not to move, were it its turn (the position with
 /// the side to move passed; `null` when the side to move is in check or passing is not a
-/// legal position), found by a short search with `options`.
-pub fn threat(pos: &Position, depth: i32, options: &OptionSet) -> Value {
+/// legal position), found by a short search with `options` (at most `caps.threat_nodes` and
+/// `caps.threat_ms`; `null` too when `stop` ends it first).
+pub fn threat(
+    pos: &Position,
+    depth: i32,
+    options: &OptionSet,
+    stop: Option<&AtomicBool>,
+    caps: &Caps,
+) -> Value {
     if pos.in_check() {
         return Value::Null;
     }
@@ -456,7 +644,15 @@ pub fn threat(pos: &Position, depth: i32, options: &OptionSet) -> Value {
     let Ok(mut engine) = options_engine(options, Some(true)) else {
         return Value::Null;
     };
-    let result = engine.search(&passed, &Limits::depth(depth.clamp(1, 3)), &[]);
+    let control = engine.control();
+    let limits = search_limits(depth.clamp(1, 3), caps.threat_nodes, caps.threat_ms);
+    let budget = Duration::from_millis(caps.threat_ms + WATCH_GRACE_MS);
+    let (result, _) = watched(&control, stop, budget, || {
+        engine.search(&passed, &limits, &[])
+    });
+    if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+        return Value::Null;
+    }
     match result.best_move {
         Some(mv) => json!({
             "san": move_to_san(passed.board(), mv),
@@ -482,7 +678,7 @@ fn options_json(options: &OptionSet) -> Value {
 /// where the request asks. A/B: one search with each option set, and the tree of each set at
 /// the same node (the end of the main-search part of A's line, or where the request asks).
 /// Both: the threat in the position.
-fn run_job(job: &Arc<Job>, req: &SearchRequest) -> Value {
+fn run_job(job: &Arc<Job>, req: &SearchRequest, caps: &Caps) -> Value {
     let mut out = json!({
         "fen": req.pos.fen(),
         "depth": req.depth,
@@ -496,7 +692,7 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest) -> Value {
     let stopped = || job.stop.load(Ordering::SeqCst);
     match &req.options_b {
         None => {
-            match run_search(job, req, &req.options, "without", Some(false)) {
+            match run_search(job, req, &req.options, "without", Some(false), caps) {
                 Ok(v) => {
                     leaf_moves = line_moves(&v);
                     out["without"] = v;
@@ -504,14 +700,14 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest) -> Value {
                 Err(e) => out["error"] = e.into(),
             }
             if !stopped() {
-                match run_search(job, req, &req.options, "with", Some(true)) {
+                match run_search(job, req, &req.options, "with", Some(true), caps) {
                     Ok(v) => out["with"] = v,
                     Err(e) => out["error"] = e.into(),
                 }
             }
         }
         Some(b) => {
-            match run_search(job, req, &req.options, "a", None) {
+            match run_search(job, req, &req.options, "a", None, caps) {
                 Ok(v) => {
                     leaf_moves = line_moves(&v);
                     leaf_moves.truncate(req.depth.max(0) as usize);
@@ -520,7 +716,7 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest) -> Value {
                 Err(e) => out["error"] = e.into(),
             }
             if !stopped() {
-                match run_search(job, req, b, "b", None) {
+                match run_search(job, req, b, "b", None, caps) {
                     Ok(v) => out["b"] = v,
                     Err(e) => out["error"] = e.into(),
                 }
@@ -536,19 +732,28 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest) -> Value {
         });
         let at = req.tree_moves.clone().unwrap_or(leaf_moves);
         out["tree_requested"] = json!(req.tree_moves.is_some());
-        match tree_at(&req.pos, &at, &req.options) {
-            Ok(t) => out["tree"] = t,
+        // A tree the stop cut short is left out (the page says the search was stopped).
+        match tree_at(&req.pos, &at, &req.options, Some(&job.stop), caps) {
+            Ok(t) if !stopped() => out["tree"] = t,
+            Ok(_) => {}
             Err(e) => out["error"] = e.into(),
         }
-        if let Some(b) = &req.options_b {
-            match tree_at(&req.pos, &at, b) {
-                Ok(t) => out["tree_b"] = t,
+        if let Some(b) = req.options_b.as_ref().filter(|_| !stopped()) {
+            match tree_at(&req.pos, &at, b, Some(&job.stop), caps) {
+                Ok(t) if !stopped() => out["tree_b"] = t,
+                Ok(_) => {}
                 Err(e) => out["error"] = e.into(),
             }
         }
     }
     if !stopped() {
-        out["threat"] = threat(&req.pos, req.depth, &req.options);
+        job.set_progress(|p| {
+            *p = Progress {
+                phase: "threat".into(),
+                ..Progress::default()
+            }
+        });
+        out["threat"] = threat(&req.pos, req.depth, &req.options, Some(&job.stop), caps);
     }
     out
 }
@@ -652,7 +857,6 @@ mod tests {
         let job = Arc::new(Job {
             id: 1,
             stop: AtomicBool::new(false),
-            control: Mutex::new(None),
             inner: Mutex::new(JobInner {
                 state: JobState::Running,
                 progress: Progress::default(),
@@ -671,7 +875,15 @@ mod tests {
                 options_b: None,
                 tree_moves: None,
             };
-            let v = run_search(&job, &req, &Vec::new(), "with", Some(true)).unwrap();
+            let v = run_search(
+                &job,
+                &req,
+                &Vec::new(),
+                "with",
+                Some(true),
+                &Caps::default(),
+            )
+            .unwrap();
             assert_eq!(v["best_uci"], castle, "{v}");
             let pv = lock(&job.inner).progress.pv.clone();
             assert_eq!(
@@ -680,6 +892,44 @@ mod tests {
                 "{fen}: {pv:?}"
             );
         }
+    }
+
+    /// The stop of a job reaches an engine however late it starts: set before the search
+    /// began (which clears the engine's own stop flag), it still ends the search at once; and
+    /// the time budget ends one that nothing else would.
+    #[test]
+    fn the_watcher_stops_an_engine_started_after_the_stop_and_at_its_budget() {
+        let mut engine = options_engine(&Vec::new(), Some(true)).unwrap();
+        let control = engine.control();
+        let pos = Position::from_fen(crate::tools::horizon::HORIZON_FEN).unwrap();
+        let forever = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(true);
+        let start = Instant::now();
+        let (_, timed_out) = watched(&control, Some(&stop), Duration::from_secs(60), || {
+            engine.search(&pos, &forever, &[])
+        });
+        assert!(!timed_out);
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+        let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let (result, timed_out) =
+            watched(&control, Some(&stop), Duration::from_millis(200), || {
+                engine.search(&pos, &forever, &[])
+            });
+        assert!(timed_out);
+        assert!(result.best_move.is_some());
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

@@ -13,6 +13,15 @@
 //! the `Host` header must name the loopback too (`localhost`, `127.0.0.1`, `[::1]`), which
 //! keeps pages of other sites from reaching the server through DNS rebinding. Every handler
 //! runs under `catch_unwind`: a panic is a 500 answer, and the server goes on.
+//!
+//! No client can hold the server ([`server_limits`]): each connection has a thread of its own
+//! that reads a request whole, body included, before a worker sees it, within
+//! [`REQUEST_TIMEOUT_MS`] from its first byte (408 past it); a request line over
+//! [`MAX_REQUEST_LINE`] bytes is answered 414, header lines over [`MAX_HEADER_BYTES`] 431, a
+//! body over [`MAX_BODY`] 413, each as soon as it is seen and before it is kept; at most
+//! [`MAX_CONNECTIONS`] connections are open at once (503 beyond), an idle one is closed after
+//! [`IDLE_TIMEOUT_MS`]. The searches a request starts are bounded in nodes and time
+//! ([`jobs`]).
 
 pub mod api;
 pub mod jobs;
@@ -24,6 +33,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use api::{handle, Reply, MAX_BODY};
 use jobs::JobTable;
@@ -34,6 +44,35 @@ use crate::tools::cli::fail;
 pub const WORKERS: usize = 8;
 /// Default port.
 pub const DEFAULT_PORT: u16 = 7654;
+/// Longest request line (method, URL, version), in bytes: longer is answered 414.
+pub const MAX_REQUEST_LINE: usize = 8 * 1024;
+/// Most bytes of a request's header lines: more is answered 431.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+/// Milliseconds a request (request line, headers, body) may take to arrive, from its first
+/// byte: past them the answer is 408.
+pub const REQUEST_TIMEOUT_MS: u64 = 10_000;
+/// Milliseconds an open connection may wait for its next request before it is closed.
+pub const IDLE_TIMEOUT_MS: u64 = 15_000;
+/// Milliseconds of one read from a client at most (how often the deadlines are checked).
+pub const READ_TIMEOUT_MS: u64 = 500;
+/// Milliseconds of one write to a client at most (one that reads nothing).
+pub const WRITE_TIMEOUT_MS: u64 = 5_000;
+/// Connections open at once at most (each has a thread): another is answered 503.
+pub const MAX_CONNECTIONS: usize = 64;
+
+/// The bounds of the server on connections and requests (the constants above).
+pub fn server_limits() -> tiny_http::Limits {
+    tiny_http::Limits {
+        max_request_line: MAX_REQUEST_LINE,
+        max_header_bytes: MAX_HEADER_BYTES,
+        max_body: MAX_BODY,
+        request_timeout: Duration::from_millis(REQUEST_TIMEOUT_MS),
+        idle_timeout: Duration::from_millis(IDLE_TIMEOUT_MS),
+        read_timeout: Duration::from_millis(READ_TIMEOUT_MS),
+        write_timeout: Duration::from_millis(WRITE_TIMEOUT_MS),
+        max_connections: MAX_CONNECTIONS,
+    }
+}
 
 /// Arguments of `lull explore`.
 #[derive(Clone, Debug, clap::Args)]
@@ -57,16 +96,27 @@ pub struct ExploreServer {
 }
 
 impl ExploreServer {
-    /// Binds `host:port` (port 0: any free port) and starts the workers.
+    /// Binds `host:port` (port 0: any free port) and starts the workers, within
+    /// [`server_limits`].
     pub fn start(host: IpAddr, port: u16) -> Result<Self, String> {
-        let server = tiny_http::Server::http(SocketAddr::new(host, port))
+        Self::start_with(host, port, server_limits(), jobs::Caps::default())
+    }
+
+    /// [`ExploreServer::start`] within other `limits` and `caps` (smaller in a test).
+    pub fn start_with(
+        host: IpAddr,
+        port: u16,
+        limits: tiny_http::Limits,
+        caps: jobs::Caps,
+    ) -> Result<Self, String> {
+        let server = tiny_http::Server::http_with_limits(SocketAddr::new(host, port), limits)
             .map_err(|e| format!("cannot listen on {}: {e}", SocketAddr::new(host, port)))?;
         let addr = server
             .server_addr()
             .to_ip()
             .ok_or_else(|| "the server has no IP address".to_string())?;
         let server = Arc::new(server);
-        let jobs = Arc::new(JobTable::new());
+        let jobs = Arc::new(JobTable::with_caps(caps));
         let closing = Arc::new(AtomicBool::new(false));
         let mut workers = Vec::new();
         for i in 0..WORKERS {

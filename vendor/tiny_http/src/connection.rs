@@ -95,6 +95,25 @@ impl Connection {
         }
     }
 
+    /// Lull: the longest wait of one read and of one write (see `Limits`).
+    pub(crate) fn set_timeouts(
+        &self,
+        read: std::time::Duration,
+        write: std::time::Duration,
+    ) -> std::io::Result<()> {
+        match self {
+            Self::Tcp(s) => {
+                s.set_read_timeout(Some(read))?;
+                s.set_write_timeout(Some(write))
+            }
+            #[cfg(unix)]
+            Self::Unix(s) => {
+                s.set_read_timeout(Some(read))?;
+                s.set_write_timeout(Some(write))
+            }
+        }
+    }
+
     pub(crate) fn try_clone(&self) -> std::io::Result<Self> {
         match self {
             Self::Tcp(s) => s.try_clone().map(Self::from),

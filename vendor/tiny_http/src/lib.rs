@@ -99,8 +99,8 @@ use std::io::Error as IoError;
 use std::io::ErrorKind as IoErrorKind;
 use std::io::Result as IoResult;
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
-use std::sync::atomic::AtomicBool;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread;
@@ -111,6 +111,7 @@ use connection::Connection;
 use util::MessagesQueue;
 
 pub use common::{HTTPVersion, Header, HeaderField, Method, StatusCode};
+pub use limits::Limits;
 pub use connection::{ConfigListenAddr, ListenAddr, Listener};
 pub use request::{ReadWrite, Request};
 pub use response::{Response, ResponseBox};
@@ -119,6 +120,7 @@ pub use test::TestRequest;
 mod client;
 mod common;
 mod connection;
+mod limits;
 mod request;
 mod response;
 mod ssl;
@@ -177,6 +179,9 @@ pub struct ServerConfig {
 
     /// If `Some`, then the server will use SSL to encode the communications.
     pub ssl: Option<SslConfig>,
+
+    /// Lull: the bounds on connections and requests.
+    pub limits: Limits,
 }
 
 /// Configuration of the server for SSL.
@@ -198,6 +203,7 @@ impl Server {
         Server::new(ServerConfig {
             addr: ConfigListenAddr::from_socket_addrs(addr)?,
             ssl: None,
+            limits: Limits::default(),
         })
     }
 
@@ -214,6 +220,7 @@ impl Server {
         Server::new(ServerConfig {
             addr: ConfigListenAddr::from_socket_addrs(addr)?,
             ssl: Some(config),
+            limits: Limits::default(),
         })
     }
 
@@ -226,13 +233,29 @@ impl Server {
         Server::new(ServerConfig {
             addr: ConfigListenAddr::unix_from_path(path),
             ssl: None,
+            limits: Limits::default(),
         })
     }
 
     /// Builds a new server that listens on the specified address.
     pub fn new(config: ServerConfig) -> Result<Server, Box<dyn Error + Send + Sync + 'static>> {
         let listener = config.addr.bind()?;
-        Self::from_listener(listener, config.ssl)
+        Self::from_listener_with_limits(listener, config.ssl, config.limits)
+    }
+
+    /// Lull: an HTTP server on `addr` within `limits`.
+    pub fn http_with_limits<A>(
+        addr: A,
+        limits: Limits,
+    ) -> Result<Server, Box<dyn Error + Send + Sync + 'static>>
+    where
+        A: ToSocketAddrs,
+    {
+        Server::new(ServerConfig {
+            addr: ConfigListenAddr::from_socket_addrs(addr)?,
+            ssl: None,
+            limits,
+        })
     }
 
     /// Builds a new server using the specified TCP listener.
@@ -242,6 +265,15 @@ impl Server {
     pub fn from_listener<L: Into<Listener>>(
         listener: L,
         ssl_config: Option<SslConfig>,
+    ) -> Result<Server, Box<dyn Error + Send + Sync + 'static>> {
+        Self::from_listener_with_limits(listener, ssl_config, Limits::default())
+    }
+
+    /// Lull: [`Server::from_listener`] within `limits`.
+    pub fn from_listener_with_limits<L: Into<Listener>>(
+        listener: L,
+        ssl_config: Option<SslConfig>,
+        limits: Limits,
     ) -> Result<Server, Box<dyn Error + Send + Sync + 'static>> {
         let listener = listener.into();
         // building the "close" variable
@@ -288,12 +320,27 @@ impl Server {
         thread::spawn(move || {
             // a tasks pool is used to dispatch the connections into threads
             let tasks_pool = util::TaskPool::new();
+            // Lull: the connections open now (each holds a thread of the pool).
+            let live = Arc::new(AtomicUsize::new(0));
 
             log::debug!("Running accept thread");
             while !inside_close_trigger.load(Relaxed) {
                 let new_client = match server.accept() {
                     Ok((sock, _)) => {
                         use util::RefinedTcpStream;
+                        // Lull: every read and write of the connection waits a bounded time
+                        // (a socket that refuses the timeouts is not served), and a connection
+                        // beyond the limit is refused.
+                        if sock
+                            .set_timeouts(limits.read_timeout, limits.write_timeout)
+                            .is_err()
+                        {
+                            continue;
+                        }
+                        if live.load(Acquire) >= limits.max_connections {
+                            refuse_busy(sock);
+                            continue;
+                        }
                         let (read_closable, write_closable) = match ssl {
                             None => RefinedTcpStream::new(sock),
                             #[cfg(any(feature = "ssl-openssl", feature = "ssl-rustls"))]
@@ -311,7 +358,11 @@ impl Server {
                             Some(ref _ssl) => unreachable!(),
                         };
 
-                        Ok(ClientConnection::new(write_closable, read_closable))
+                        Ok(ClientConnection::new(
+                            write_closable,
+                            read_closable,
+                            limits.clone(),
+                        ))
                     }
                     Err(e) => Err(e),
                 };
@@ -320,28 +371,31 @@ impl Server {
                     Ok(client) => {
                         let messages = inside_messages.clone();
                         let mut client = Some(client);
+                        let open = LiveConnection::new(Arc::clone(&live));
                         tasks_pool.spawn(Box::new(move || {
+                            let _open = &open;
                             if let Some(client) = client.take() {
-                                // Synchronization is needed for HTTPS requests to avoid a deadlock
-                                if client.secure() {
-                                    let (sender, receiver) = mpsc::channel();
-                                    for rq in client {
-                                        messages.push(rq.with_notify_sender(sender.clone()).into());
-                                        receiver.recv().unwrap();
-                                    }
-                                } else {
-                                    for rq in client {
-                                        messages.push(rq.into());
+                                // Lull: one request of a connection at a time, for HTTP too:
+                                // the next one is read once this one is answered, so that a
+                                // client sending requests without reading the answers cannot
+                                // fill the queue (the original waited for HTTPS only).
+                                let (sender, receiver) = mpsc::channel();
+                                for rq in client {
+                                    messages.push(rq.with_notify_sender(sender.clone()).into());
+                                    if receiver.recv().is_err() {
+                                        break;
                                     }
                                 }
                             }
                         }));
                     }
 
+                    // Lull: an error of one accept (a connection reset before it was
+                    // accepted, no file descriptor left for a moment) is not the end of the
+                    // server: the original stopped accepting for good.
                     Err(e) => {
                         log::error!("Error accepting new client: {}", e);
-                        inside_messages.push(e.into());
-                        break;
+                        thread::sleep(Duration::from_millis(10));
                     }
                 }
             }
@@ -409,6 +463,36 @@ impl Server {
     pub fn unblock(&self) {
         self.messages.unblock();
     }
+}
+
+/// Lull: counts a connection as open while it lives.
+struct LiveConnection(Arc<AtomicUsize>);
+
+impl LiveConnection {
+    fn new(live: Arc<AtomicUsize>) -> Self {
+        live.fetch_add(1, AcqRel);
+        Self(live)
+    }
+}
+
+impl Drop for LiveConnection {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, AcqRel);
+    }
+}
+
+/// Lull: answers a connection over the limit 503 and closes it (the answer fits any socket
+/// buffer; the write waits at most the write timeout).
+fn refuse_busy(mut sock: Connection) {
+    use std::io::Write as _;
+    let body = "{\"error\":\"too many connections at once; try again\"}";
+    let _ = write!(
+        sock,
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = sock.shutdown(Shutdown::Write);
 }
 
 impl Iterator for IncomingRequests<'_> {

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::str::FromStr;
 
 use std::sync::mpsc::Sender;
+use std::time::Instant;
 
 use crate::util::{EqualReader, FusedReader};
 use crate::{HTTPVersion, Header, Method, Response, StatusCode};
@@ -96,13 +97,43 @@ impl<R: Write> Write for NotifyOnDrop<R> {
 }
 impl<R> Drop for NotifyOnDrop<R> {
     fn drop(&mut self) {
-        self.sender.send(()).unwrap();
+        let _ = self.sender.send(()); // Lull: the connection may be gone
     }
 }
 
 /// Error that can happen when building a `Request` object.
+/// Lull: a reader that waits through the socket's read timeouts until `deadline`, then fails
+/// with `TimedOut` (also when a trickle of bytes keeps coming past it).
+struct DeadlineReader<R> {
+    inner: R,
+    deadline: Instant,
+}
+
+impl<R: Read> Read for DeadlineReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if Instant::now() > self.deadline {
+                return Err(IoError::new(
+                    ErrorKind::TimedOut,
+                    "the request took too long to arrive",
+                ));
+            }
+            match self.inner.read(buf) {
+                Err(e) if crate::client::is_timeout(&e) => continue,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                other => return other,
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 pub enum RequestCreationError {
+    /// Lull: the body is longer than the limit.
+    BodyTooLarge,
+    /// Lull: the client ended the body before its declared length.
+    BodyIncomplete,
+
     /// The client sent an `Expect` header that was not recognized by tiny-http.
     ExpectationFailed,
 
@@ -135,11 +166,14 @@ pub fn new_request<R, W>(
     remote_addr: Option<SocketAddr>,
     mut source_data: R,
     writer: W,
+    body_limits: Option<(usize, Instant)>,
 ) -> Result<Request, RequestCreationError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
+    let mut writer = writer;
+    let mut expects_continue_sent = false;
     // finding the transfer-encoding header
     let transfer_encoding = headers
         .iter()
@@ -188,6 +222,49 @@ where
     let reader = if connection_upgrade {
         // if we have a `Connection: upgrade`, always keeping the whole reader
         Box::new(source_data) as Box<dyn Read + Send + 'static>
+    } else if let Some((max_body, deadline)) = body_limits {
+        // Lull: the body read whole here (the connection's thread), within the request's
+        // time and at most `max_body` bytes: the threads that answer requests never wait on
+        // a client. A declared length over the limit is refused before any of it is read.
+        if content_length.is_some_and(|n| n > max_body) {
+            return Err(RequestCreationError::BodyTooLarge);
+        }
+        let has_body = content_length.is_some_and(|n| n > 0) || transfer_encoding.is_some();
+        if expects_continue && has_body {
+            let msg = Response::new_empty(StatusCode(100));
+            msg.raw_print(writer.by_ref(), version.clone(), &headers, true, None)?;
+            writer.flush()?;
+            expects_continue_sent = true;
+        }
+        let mut source = DeadlineReader {
+            inner: source_data,
+            deadline,
+        };
+        let body = match content_length {
+            Some(n) => {
+                let mut buffer = vec![0; n];
+                source.read_exact(&mut buffer).map_err(|e| {
+                    if e.kind() == ErrorKind::UnexpectedEof {
+                        RequestCreationError::BodyIncomplete
+                    } else {
+                        e.into()
+                    }
+                })?;
+                buffer
+            }
+            None if transfer_encoding.is_some() => {
+                let mut buffer = Vec::new();
+                Decoder::new(source)
+                    .take(max_body as u64 + 1)
+                    .read_to_end(&mut buffer)?;
+                if buffer.len() > max_body {
+                    return Err(RequestCreationError::BodyTooLarge);
+                }
+                buffer
+            }
+            None => Vec::new(),
+        };
+        Box::new(Cursor::new(body)) as Box<dyn Read + Send + 'static>
     } else if let Some(content_length) = content_length {
         if content_length == 0 {
             Box::new(io::empty()) as Box<dyn Read + Send + 'static>
@@ -236,7 +313,7 @@ where
         http_version: version,
         headers,
         body_length: content_length,
-        must_send_continue: expects_continue,
+        must_send_continue: expects_continue && !expects_continue_sent,
         notify_when_responded: None,
     })
 }
@@ -435,7 +512,7 @@ impl Request {
     {
         let res = self.respond_impl(response);
         if let Some(sender) = self.notify_when_responded.take() {
-            sender.send(()).unwrap();
+            let _ = sender.send(()); // Lull: the connection may be gone
         }
         res
     }
@@ -491,7 +568,7 @@ impl Drop for Request {
             let response = Response::empty(500);
             let _ = self.respond_impl(response); // ignoring any potential error
             if let Some(sender) = self.notify_when_responded.take() {
-                sender.send(()).unwrap();
+                let _ = sender.send(()); // Lull: the connection may be gone
             }
         }
     }

@@ -434,7 +434,7 @@ async function startSearch() {
   poll(started.id);
 }
 
-const PHASES = { without: "QSearch off", with: "QSearch on", a: "set A", b: "set B", tree: "quiescence tree" };
+const PHASES = { without: "QSearch off", with: "QSearch on", a: "set A", b: "set B", tree: "quiescence tree", threat: "threat" };
 
 async function poll(id) {
   if (state.job !== id) return;
@@ -453,6 +453,8 @@ async function poll(id) {
     const phase = PHASES[p.phase] || p.phase;
     $("progress").textContent = p.phase === "tree"
       ? "building the " + phase + "..."
+      : p.phase === "threat"
+      ? "looking for the threat..."
       : phase + ": depth " + p.depth + ", " + p.nodes + " nodes, score " + (p.score_text || "?") +
         (p.pv.length ? ", pv " + p.pv.join(" ") : "");
     setTimeout(() => poll(id), 150);
@@ -460,8 +462,12 @@ async function poll(id) {
   }
   state.job = null;
   $("stop").hidden = true;
+  // A search the explorer's node or time cap cut short says so.
+  const r = job.result || {};
+  const cuts = [r.without, r.with, r.a, r.b].filter((s) => s && s.cut).map((s) => s.cut);
   $("progress").textContent =
-    job.state === "done" ? "done" : job.state === "stopped" ? "stopped: partial result" : "failed";
+    (job.state === "done" ? "done" : job.state === "stopped" ? "stopped: partial result" : "failed") +
+    (cuts.length ? " (cut at " + cuts.join("; ") + ")" : "");
   if (job.error) showError(job.error);
   if (job.result) showResult(job.result);
 }
@@ -782,7 +788,7 @@ function treeHeader(tree, where) {
     (tree.pv.length ? ", line " + tree.pv.join(" ") : ", no line: " + (tree.no_line || "standing pat is best")) + "; " +
     tree.shown_nodes + " searched nodes and " + tree.shown_pruned + " pruned moves shown, " +
     tree.qnodes + " q-nodes in all" + (tree.truncated ? " (tree cut at " + tree.max_nodes + ")" : "") +
-    ". Scores and windows are from the side to move at each node; bold moves lie on the PV.";
+    (tree.limited ? "; " + tree.limited : "") + ". Scores and windows are from the side to move at each node; bold moves lie on the PV.";
 }
 
 function showTrees(a, b, where) {

@@ -69,7 +69,12 @@ impl TaskPool {
     pub fn spawn(&self, code: Box<dyn FnMut() + Send>) {
         let mut queue = self.sharing.todo.lock().unwrap();
 
-        if self.sharing.waiting_tasks.load(Ordering::Acquire) == 0 {
+        // Lull: a new thread unless a waiting one is left for this task. The original queued
+        // the task whenever any thread waited, but the threads woken for tasks queued just
+        // before still count as waiting until they run: a burst of connections queued more
+        // tasks than there were threads to take them, and those connections waited (for
+        // ever, behind connections kept open) for a thread to finish its own.
+        if self.sharing.waiting_tasks.load(Ordering::Acquire) <= queue.len() {
             self.add_thread(Some(code));
         } else {
             queue.push_back(code);
