@@ -330,7 +330,7 @@ fn the_match_script_needs_nothing_outside_the_clone() {
 }
 
 /// The release is described the same everywhere: the version of Cargo.toml heads the
-/// changelog, the Rust version and the licence are stated, the workflow for tags runs the
+/// changelog (below its "Unreleased" section), the Rust version and the licence are stated, the workflow for tags runs the
 /// release script, the archives' licence files exist, and the README gives `cargo install`.
 #[test]
 fn the_release_metadata_agrees() {
@@ -348,7 +348,11 @@ fn the_release_metadata_agrees() {
     assert!(!field("rust-version").is_empty());
     assert_eq!(field("license"), "GPL-3.0-or-later");
     let changelog = std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
-    let first = changelog.lines().find(|l| l.starts_with("## ")).unwrap();
+    // The newest release heads the changelog, under the changes not yet released, if any.
+    let first = changelog
+        .lines()
+        .find(|l| l.starts_with("## ") && *l != "## Unreleased")
+        .unwrap();
     assert_eq!(first, format!("## {version}"));
     let workflow = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
     assert!(workflow.contains("scripts/release.sh"));
