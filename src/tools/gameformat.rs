@@ -548,9 +548,9 @@ fn next_valid_block(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Reads a whole shard from its bytes (header errors are errors; damaged blocks are listed).
-/// After a damaged block the next one is looked for where the damaged one says it ends, and
-/// when none starts there (its length was damaged too), at the next offset where a valid
-/// block starts: nothing after the damage is lost, and what was skipped is listed.
+/// After a damaged block reading goes on at the first offset where a valid block starts:
+/// where the damaged one says it ends, or elsewhere when its length was damaged too. Nothing
+/// after the damage is lost, and what was skipped is listed.
 pub fn read_shard_bytes(bytes: &[u8]) -> Result<ShardContents, String> {
     let header = ShardHeader::from_bytes(bytes)?;
     let mut c = ShardContents {
@@ -569,16 +569,10 @@ pub fn read_shard_bytes(bytes: &[u8]) -> Result<ShardContents, String> {
             Block::Cut(_) => (String::new(), None),
             Block::Lost(why) => (why, None),
         };
-        // Where the damaged block says it ends, if a valid block (or the end) is there.
-        let trusted = declared_end.filter(|&end| {
-            end >= bytes.len() || matches!(read_block(&bytes[end..]), Block::Game(..))
-        });
-        let next = trusted.or_else(|| next_valid_block(bytes, at + 1));
-        match (next, declared_end) {
-            (Some(next), _) if next >= bytes.len() => {
-                c.damaged.push((at, why));
-                break;
-            }
+        // The next game is the first valid block after the damaged one's start: where the
+        // damaged block says it ends, unless its length is what was damaged (then a valid
+        // block starts elsewhere, before that end or after it).
+        match (next_valid_block(bytes, at + 1), declared_end) {
             (Some(next), Some(end)) if next == end => {
                 c.damaged.push((at, why));
                 at = next;
@@ -595,14 +589,16 @@ pub fn read_shard_bytes(bytes: &[u8]) -> Result<ShardContents, String> {
                 ));
                 at = next;
             }
-            // No valid block after it: an interrupted write, or the rest is unreadable.
-            (None, _) if why.is_empty() => {
-                c.cut_tail = Some((at, bytes.len() - at));
+            (None, Some(end)) => {
+                c.damaged.push((at, why));
+                if end < bytes.len() {
+                    c.lost = Some((end, "no valid game after a damaged one".to_string()));
+                }
                 break;
             }
-            (None, Some(_)) => {
-                c.damaged.push((at, why));
-                c.lost = Some((at, "no valid game after it".to_string()));
+            // No valid block after it: an interrupted write, or the rest is unreadable.
+            (None, None) if why.is_empty() => {
+                c.cut_tail = Some((at, bytes.len() - at));
                 break;
             }
             (None, None) => {
