@@ -6,8 +6,10 @@
 //! over several lines), `;` comments, nested `(…)` variations, `$n` NAGs, move numbers (`12.`,
 //! `12...`, `12.e4`), `!`/`?` annotations, and a missing result. A game that starts from a
 //! `FEN` tag is replayed from that position (standard chess or Chess960). What cannot be read
-//! (a malformed tag, an unknown variant, an illegal move) makes that game unusable, with a
-//! message that says why; the other games are not affected.
+//! (a malformed tag, an unknown variant, an illegal move, a `{` comment or a `(` variation
+//! never closed) makes that game unusable, with a message that says why; the other games are
+//! not affected. A comment left open ends at the next line that is a tag pair (`[Name
+//! "value"]`): such a line is never comment text, and reading it as one lost every game after.
 
 use std::io::{self, BufRead};
 
@@ -56,6 +58,9 @@ pub struct Game {
     pub moves: Vec<String>,
     /// The result: the termination marker of the movetext, else the `Result` tag.
     pub outcome: Outcome,
+    /// The movetext as written (its lines joined by `\n`), for readers that want more than
+    /// the main line (the comments of each move: [`parse_movetext_with_comments`]).
+    pub movetext: String,
     /// Why the game cannot be used, when its text is already broken (a malformed tag).
     pub problem: Option<String>,
 }
@@ -162,8 +167,19 @@ impl<R: BufRead> PgnReader<R> {
         let mut movetext = String::new();
         let mut first_line = None;
         let mut scan = Scan::default();
+        // The line where the `{` comment still open began.
+        let mut comment_line = 0;
         while let Some((no, line)) = self.next_line()? {
             let trimmed = line.trim();
+            if scan.in_comment && is_tag_line(trimmed) {
+                // A comment left open: the tags of the next game end it, and this game.
+                problem.get_or_insert(format!(
+                    "line {comment_line}: a '{{' comment is not closed before the tags of \
+                     the next game (line {no})"
+                ));
+                self.pending = Some((no, line));
+                break;
+            }
             if !scan.in_comment {
                 if line.starts_with('%') || trimmed.is_empty() {
                     continue;
@@ -182,7 +198,11 @@ impl<R: BufRead> PgnReader<R> {
                 }
             }
             first_line.get_or_insert(no);
+            let was_in_comment = scan.in_comment;
             let ended = scan.line(&line);
+            if scan.in_comment && !was_in_comment {
+                comment_line = no;
+            }
             movetext.push_str(&line);
             movetext.push('\n');
             if ended {
@@ -193,6 +213,13 @@ impl<R: BufRead> PgnReader<R> {
         let Some(line) = first_line else {
             return Ok(None);
         };
+        if scan.in_comment && self.pending.is_none() {
+            problem.get_or_insert(format!(
+                "line {comment_line}: a '{{' comment is never closed"
+            ));
+        } else if scan.depth > 0 {
+            problem.get_or_insert("a '(' variation is not closed at the end of the game".into());
+        }
         self.games += 1;
         let (moves, marker) = parse_movetext(&movetext);
         let outcome = marker
@@ -204,6 +231,7 @@ impl<R: BufRead> PgnReader<R> {
             tags,
             moves,
             outcome,
+            movetext,
             problem,
         }))
     }
@@ -267,6 +295,11 @@ impl Scan {
         end_token(&mut token, self.depth);
         marker
     }
+}
+
+/// Whether `line` (trimmed) is a line of tag pairs, which no comment text is.
+fn is_tag_line(line: &str) -> bool {
+    line.starts_with('[') && parse_tags(line, &mut Vec::new()).is_ok()
 }
 
 /// Reads the tags of one line (`[Name "Value"]`, possibly several) into `tags`.
@@ -470,6 +503,44 @@ mod tests {
         let moves: Vec<Vec<String>> = g.iter().map(|g| g.moves.clone()).collect();
         assert_eq!(moves, [vec!["e4", "e5"], vec!["d4", "d5"], vec!["c4"]]);
         assert_eq!(g[1].outcome, Outcome::BlackWins);
+    }
+
+    /// A `{` comment or a `(` variation left open swallowed every game after it, silently: the
+    /// comment ran to the end of the file. Now the game that opened it is refused (and says
+    /// why) and the next games are read.
+    #[test]
+    fn an_open_comment_or_variation_costs_only_its_own_game() {
+        let good = "[Event \"g\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n";
+        for (bad, why) in [
+            (
+                "[Event \"b\"]\n[Result \"1-0\"]\n\n1. e4 {open comment e5 2. Nf3 1-0\n\n",
+                "line 9: a '{' comment is not closed before the tags of the next game (line 11)",
+            ),
+            (
+                "[Event \"b\"]\n[Result \"1-0\"]\n\n1. e4 (1. d4 d5 e5 1-0\n\n",
+                "a '(' variation is not closed",
+            ),
+        ] {
+            let text = format!("{good}{bad}{good}{good}");
+            let g = games(&text);
+            assert_eq!(g.len(), 4, "{bad}");
+            assert!(
+                g[1].replay(10).unwrap_err().contains(why),
+                "{:?}",
+                g[1].problem
+            );
+            for i in [0, 2, 3] {
+                assert_eq!(g[i].replay(10).unwrap().len(), 4, "game {i} after {bad}");
+            }
+        }
+        // Left open at the end of the file.
+        let g = games(&format!("{good}1. e4 {{ never closed\n"));
+        assert_eq!(g.len(), 2);
+        assert!(g[1].problem.as_deref().unwrap().contains("never closed"));
+        // A bracket line that is no tag pair is comment text, as before.
+        let g = games("1. e4 {see\n[this line]\n} e5 *\n");
+        assert_eq!(g[0].moves, ["e4", "e5"]);
+        assert!(g[0].problem.is_none());
     }
 
     #[test]

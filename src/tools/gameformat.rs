@@ -34,8 +34,9 @@
 //! training" (an engine's own comment said it is not quiet). Only the last entry may have no
 //! move (0): a game whose end is not known, as when a sequence is rebuilt from single
 //! positions. A block whose checksum fails is reported and skipped; the blocks after it are
-//! still read. A shard cut anywhere (an interrupted run) reads as its complete games before
-//! the cut.
+//! still read, also when the damage is in a length field: the reader then looks for the next
+//! offset where a whole valid block starts and says how many bytes it skipped. A shard cut
+//! anywhere (an interrupted run) reads as its complete games before the cut.
 //!
 //! What the trainer filters is decided when it reads, not stored: a position is a training
 //! position ([`TrainingFilter`]) when it has a score that is not a mate score, its side to
@@ -526,7 +527,30 @@ impl ShardContents {
     }
 }
 
+/// The first offset from `from` on where a whole valid game block starts, if any. The cheap
+/// checks come first (a possible length, a start position that decodes), the checksum last,
+/// so that a scan through garbage costs little; a valid block found by chance in damaged
+/// bytes needs a 32-bit checksum to match as well.
+fn next_valid_block(bytes: &[u8], from: usize) -> Option<usize> {
+    (from..bytes.len()).find(|&p| {
+        let b = &bytes[p..];
+        if b.len() < 2 + RECORD_SIZE {
+            return false;
+        }
+        let n = u16::from_le_bytes([b[0], b[1]]) as usize;
+        if n == 0 || n > MAX_GAME_POSITIONS || b.len() < block_size(n) {
+            return false;
+        }
+        let mut start = PackedRecord([0; RECORD_SIZE]);
+        start.0.copy_from_slice(&b[2..2 + RECORD_SIZE]);
+        start.decode().is_ok() && matches!(read_block(b), Block::Game(..))
+    })
+}
+
 /// Reads a whole shard from its bytes (header errors are errors; damaged blocks are listed).
+/// After a damaged block reading goes on at the first offset where a valid block starts:
+/// where the damaged one says it ends, or elsewhere when its length was damaged too. Nothing
+/// after the damage is lost, and what was skipped is listed.
 pub fn read_shard_bytes(bytes: &[u8]) -> Result<ShardContents, String> {
     let header = ShardHeader::from_bytes(bytes)?;
     let mut c = ShardContents {
@@ -535,20 +559,49 @@ pub fn read_shard_bytes(bytes: &[u8]) -> Result<ShardContents, String> {
     };
     let mut at = HEADER_SIZE;
     while at < bytes.len() {
-        match read_block(&bytes[at..]) {
+        let (why, declared_end) = match read_block(&bytes[at..]) {
             Block::Game(game, size) => {
                 c.games.push(game);
                 at += size;
+                continue;
             }
-            Block::Damaged(why, size) => {
+            Block::Damaged(why, size) => (why, Some(at + size)),
+            Block::Cut(_) => (String::new(), None),
+            Block::Lost(why) => (why, None),
+        };
+        // The next game is the first valid block after the damaged one's start: where the
+        // damaged block says it ends, unless its length is what was damaged (then a valid
+        // block starts elsewhere, before that end or after it).
+        match (next_valid_block(bytes, at + 1), declared_end) {
+            (Some(next), Some(end)) if next == end => {
                 c.damaged.push((at, why));
-                at += size;
+                at = next;
             }
-            Block::Cut(_) => {
+            (Some(next), _) => {
+                let why = if why.is_empty() {
+                    "a length past the end of the shard".to_string()
+                } else {
+                    why
+                };
+                c.damaged.push((
+                    at,
+                    format!("{why}; {} bytes skipped to the next valid game", next - at),
+                ));
+                at = next;
+            }
+            (None, Some(end)) => {
+                c.damaged.push((at, why));
+                if end < bytes.len() {
+                    c.lost = Some((end, "no valid game after a damaged one".to_string()));
+                }
+                break;
+            }
+            // No valid block after it: an interrupted write, or the rest is unreadable.
+            (None, None) if why.is_empty() => {
                 c.cut_tail = Some((at, bytes.len() - at));
                 break;
             }
-            Block::Lost(why) => {
+            (None, None) => {
                 c.lost = Some((at, why));
                 break;
             }
@@ -831,6 +884,65 @@ mod tests {
             read_block(&bytes[..bytes.len() - 1]),
             Block::Cut(_)
         ));
+    }
+
+    /// A shard of `n` random games, closed, and the byte offset of each game.
+    fn shard_of(n: usize, seed: u64) -> (Vec<u8>, Vec<SeqGame>, Vec<usize>) {
+        let mut rng = Rng::new(seed);
+        let games: Vec<SeqGame> = (0..n)
+            .map(|_| tests_support::random_game(&Board::default(), 30, &mut rng))
+            .collect();
+        let mut w = ShardWriter::new(io::Cursor::new(Vec::new()), ShardHeader::default()).unwrap();
+        let mut offsets = Vec::new();
+        let mut at = HEADER_SIZE;
+        for g in &games {
+            offsets.push(at);
+            at += block_size(g.entries.len());
+            w.write_game(g).unwrap();
+        }
+        let (out, _) = w.finish().unwrap();
+        (out.into_inner(), games, offsets)
+    }
+
+    /// A damaged length field (a byte flipped in place: the size still looks right) made the
+    /// reader skip the wrong number of bytes, and every game after it was lost: counted as
+    /// damaged blocks, as an impossible length, or silently as the cut tail of an interrupted
+    /// write. Now only the damaged game is lost, and the bytes skipped are said.
+    #[test]
+    fn a_damaged_length_loses_only_its_own_game() {
+        let (bytes, games, offsets) = shard_of(6, 3);
+        for (flip, byte) in [(0x01u8, 0), (0x80, 1), (0x10, 1), (0xff, 0)] {
+            let mut bad = bytes.clone();
+            bad[offsets[2] + byte] ^= flip;
+            let c = read_shard_bytes(&bad).unwrap();
+            let mut want = games.clone();
+            want.remove(2);
+            let what = format!("flip {flip:#x} of byte {byte}: {:?}", c.problems());
+            assert_eq!(c.games.len(), want.len(), "{what}");
+            assert!(c.games == want, "{what}");
+            assert_eq!(c.damaged.len(), 1, "{:?}", c.damaged);
+            assert_eq!(c.damaged[0].0, offsets[2]);
+            assert!(c.lost.is_none() && c.cut_tail.is_none(), "{c:?}");
+            assert!(!c.problems().is_empty());
+        }
+        // A byte flipped inside a game (not its length): that game only, as before.
+        let mut bad = bytes.clone();
+        bad[offsets[4] + 40] ^= 4;
+        let c = read_shard_bytes(&bad).unwrap();
+        assert_eq!(c.games.len(), 5);
+        assert_eq!(c.damaged[0].0, offsets[4]);
+        // A shard cut inside its last game is an interrupted write, not damage.
+        let c = read_shard_bytes(&bytes[..bytes.len() - 3]).unwrap();
+        assert_eq!(c.games.len(), 5);
+        assert!(c.damaged.is_empty() && c.cut_tail.is_some(), "{c:?}");
+        // Garbage in place of the last games: the games before it, the rest lost.
+        let mut bad = bytes.clone();
+        for b in &mut bad[offsets[4]..] {
+            *b = 0x5a;
+        }
+        let c = read_shard_bytes(&bad).unwrap();
+        assert_eq!(c.games.len(), 4);
+        assert!(c.lost.is_some() || !c.damaged.is_empty(), "{c:?}");
     }
 }
 

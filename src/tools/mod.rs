@@ -40,7 +40,7 @@ pub mod tune;
 pub mod wdl;
 pub mod why;
 
-use crate::params::{INFINITY, MATE, MATE_BOUND};
+use crate::params::{INFINITY, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 use crate::protocol::uci::uci_score;
 
 /// A score as UCI writes it: `cp 35`, `mate 3`, `mate -2` (mate in moves).
@@ -48,21 +48,21 @@ pub fn uci_score_text(score: i32) -> String {
     uci_score(score)
 }
 
-/// A score for people, signed: `+35`, `-120`, `0`, `+inf`/`-inf` for the open window, and
-/// mate scores as `+M3` / `-M3` (mate that many plies from the root of the search).
+/// A score for people, signed: `+35`, `-120`, `0`, `+inf`/`-inf` for the open window, mate
+/// scores as `+M3` / `-M3` (mate that many plies from the root of the search) and tablebase
+/// scores as `+TB3` / `-TB3` (a tablebase win or loss reached that many plies from the root).
+/// A bound beyond the mate scores but short of infinity (a window given by hand) is written
+/// as its number.
 pub fn signed_score_text(score: i32) -> String {
-    if score >= INFINITY {
-        "+inf".to_string()
-    } else if score <= -INFINITY {
-        "-inf".to_string()
-    } else if score >= MATE_BOUND {
-        format!("+M{}", MATE - score)
-    } else if score <= -MATE_BOUND {
-        format!("-M{}", MATE + score)
-    } else if score == 0 {
-        "0".to_string()
-    } else {
-        format!("{score:+}")
+    let plies = |band_top: i32| band_top - score.abs();
+    let sign = if score < 0 { '-' } else { '+' };
+    match score.abs() {
+        a if a >= INFINITY => format!("{sign}inf"),
+        a if a > MATE => format!("{score:+}"),
+        a if a >= MATE_BOUND => format!("{sign}M{}", plies(MATE)),
+        a if (TB_BOUND..=TB_WIN).contains(&a) => format!("{sign}TB{}", plies(TB_WIN)),
+        0 => "0".to_string(),
+        _ => format!("{score:+}"),
     }
 }
 
@@ -107,5 +107,39 @@ mod tests {
         assert_eq!(uci_score_text(MATE - 3), "mate 2");
         assert_eq!(signed_score_text(MATE - 3), "+M3");
         assert_eq!(signed_score_text(35), "+35");
+    }
+
+    /// Scores and window bounds at the edges of the mate range, of the tablebase range and of
+    /// infinity, as they are: a bound beyond the mate scores (`--beta 32100`, infinity less
+    /// one) read as a mate in a negative number of plies (`+M-100`, `+M-499`), and a
+    /// tablebase win as centipawns (`+31869`).
+    #[test]
+    fn scores_at_the_edges_are_written_as_what_they_are() {
+        for (score, text) in [
+            (INFINITY, "+inf"),
+            (-INFINITY, "-inf"),
+            (INFINITY + 7, "+inf"),
+            (INFINITY - 1, "+32499"),
+            (-(INFINITY - 1), "-32499"),
+            (MATE + 100, "+32100"),
+            (MATE + 1, "+32001"),
+            (MATE, "+M0"),
+            (-MATE, "-M0"),
+            (MATE - 1, "+M1"),
+            (-(MATE - 2), "-M2"),
+            (MATE_BOUND, "+M128"),
+            (-MATE_BOUND, "-M128"),
+            (TB_WIN, "+TB0"),
+            (TB_WIN - 2, "+TB2"),
+            (-(TB_WIN - 5), "-TB5"),
+            (TB_BOUND, "+TB128"),
+            (TB_BOUND - 1, "+31742"),
+            (-(TB_BOUND - 1), "-31742"),
+            (1, "+1"),
+            (-1, "-1"),
+            (0, "0"),
+        ] {
+            assert_eq!(signed_score_text(score), text, "{score}");
+        }
     }
 }

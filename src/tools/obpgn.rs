@@ -16,7 +16,7 @@ use std::io::BufRead;
 
 use cozy_chess::{Board, Color};
 
-use crate::book::pgn::{parse_movetext_with_comments, Outcome};
+use crate::book::pgn::{parse_movetext_with_comments, Outcome, PgnReader};
 use crate::params::MATE;
 use crate::position::parse_fen;
 use crate::san::parse_san;
@@ -97,13 +97,6 @@ impl RawGame {
     }
 }
 
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let (name, value) = inner.split_once(char::is_whitespace)?;
-    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
-    Some((name.to_string(), value.replace("\\\"", "\"")))
-}
-
 /// The shard game of one PGN game, or why it cannot be read.
 fn to_game(raw: &RawGame) -> Result<SeqGame, String> {
     let at = |e: String| format!("game at line {}: {e}", raw.line);
@@ -156,53 +149,28 @@ fn to_game(raw: &RawGame) -> Result<SeqGame, String> {
 }
 
 /// Reads the games of a PGN text and hands each to `sink`: the game, or why it cannot be
-/// used (the other games are not affected). An error from `sink` or a read error stops.
+/// used (the other games are not affected). The games are split as the book's reader splits
+/// them ([`PgnReader`]: lines of bounded length, a game that leaves a `{` comment or a `(`
+/// variation open refused without losing the games after it, text after a termination marker
+/// read as a game of its own and refused when it is none). An error from `sink` or a read
+/// error stops.
 pub fn read_pgn_games(
     reader: impl BufRead,
     mut sink: impl FnMut(Result<SeqGame, String>) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut raw = RawGame::default();
-    let mut in_moves = false;
-    for (i, line) in reader.split(b'\n').enumerate() {
-        let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
-        let line = String::from_utf8_lossy(&line);
-        let t = line.trim();
-        if t.starts_with('%') {
-            continue;
+    for game in PgnReader::new(reader) {
+        let game = game.map_err(|e| format!("cannot read the PGN: {e}"))?;
+        let raw = RawGame {
+            line: game.line,
+            tags: game.tags,
+            movetext: game.movetext,
+        };
+        match game.problem {
+            Some(p) => sink(Err(format!("game at line {}: {p}", raw.line)))?,
+            None => sink(to_game(&raw))?,
         }
-        if t.starts_with('[') && !(in_moves && raw.movetext.contains('{') && open_brace(&raw)) {
-            if in_moves {
-                sink(to_game(&raw))?;
-                raw = RawGame::default();
-                in_moves = false;
-            }
-            if raw.tags.is_empty() {
-                raw.line = i + 1;
-            }
-            if let Some(tag) = parse_tag(t) {
-                raw.tags.push(tag);
-            }
-            continue;
-        }
-        if t.is_empty() && !in_moves {
-            continue;
-        }
-        if !in_moves && raw.tags.is_empty() {
-            raw.line = i + 1;
-        }
-        in_moves = true;
-        raw.movetext.push_str(t);
-        raw.movetext.push('\n');
-    }
-    if in_moves {
-        sink(to_game(&raw))?;
     }
     Ok(())
-}
-
-/// Whether the movetext so far ends inside a `{` comment.
-fn open_brace(raw: &RawGame) -> bool {
-    raw.movetext.matches('{').count() > raw.movetext.matches('}').count()
 }
 
 #[cfg(test)]
@@ -262,5 +230,43 @@ mod tests {
             crate::position::board_fen(&ps[3].board),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
         );
+    }
+
+    /// A game that left a `{` comment open swallowed every game after it (`lull data import`
+    /// wrote 2 games of 4 and said nothing), bytes after a termination marker were dropped
+    /// unsaid, and a malformed `FEN` tag was ignored (the moves then replayed from the start
+    /// position). Each is now a game refused with its reason; the other games are read.
+    #[test]
+    fn a_broken_game_is_refused_and_the_games_after_it_are_read() {
+        let good = "[Result \"1/2-1/2\"]\n\n1. e4 {+0.20/10} e5 {-0.10/9} 1/2-1/2\n\n";
+        for (bad, why) in [
+            (
+                "[Result \"1-0\"]\n\n1. e4 {+0.20/10 e5 1-0\n\n",
+                "comment is not closed",
+            ),
+            (
+                "[Result \"1-0\"]\n\n1. e4 (1. d4 e5 1-0\n\n",
+                "variation is not closed",
+            ),
+            ("\u{1}\u{2}garbage 1/2-1/2\n\n", "malformed move"),
+            (
+                "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+                "malformed tag",
+            ),
+        ] {
+            let pgn = format!("{good}{bad}{good}{good}");
+            let (mut games, mut errors) = (0, Vec::new());
+            read_pgn_games(pgn.as_bytes(), |g| {
+                match g {
+                    Ok(_) => games += 1,
+                    Err(e) => errors.push(e),
+                }
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(games, 3, "{bad}: {errors:?}");
+            assert_eq!(errors.len(), 1, "{bad}: {errors:?}");
+            assert!(errors[0].contains(why), "{bad}: {errors:?}");
+        }
     }
 }

@@ -682,6 +682,29 @@ impl Trainer {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
+        // A file of the right size and header can still be damaged in place: every number
+        // must be one training writes (the parameters within ±CLIP, the moments finite, the
+        // second moment not negative), or the training would go on from NaN.
+        let bad = |part: &str, i: usize, x: f32, range: &str| {
+            Err(format!(
+                "{part} {i} of the checkpoint is {x}, not {range}: the file is damaged"
+            ))
+        };
+        for (i, &x) in floats[..len].iter().enumerate() {
+            if !(x.is_finite() && x.abs() <= CLIP) {
+                return bad("parameter", i, x, &format!("within ±{CLIP}"));
+            }
+        }
+        for (i, &x) in floats[len..2 * len].iter().enumerate() {
+            if !x.is_finite() {
+                return bad("first moment", i, x, "a finite number");
+            }
+        }
+        for (i, &x) in floats[2 * len..].iter().enumerate() {
+            if !(x.is_finite() && x >= 0.0) {
+                return bad("second moment", i, x, "a finite number >= 0");
+            }
+        }
         Ok(Self {
             net: Network {
                 hidden,
@@ -1523,6 +1546,20 @@ mod tests {
         assert!(Trainer::from_checkpoint_bytes(&bytes[..30])
             .unwrap_err()
             .contains("bucket count"));
+        // Damaged in place (size and header as they were): a parameter made NaN or too
+        // large, a moment made infinite or negative, each refused and named.
+        let len = Network::param_count(16, 8);
+        for (at, value, words) in [
+            (7, f32::NAN, "parameter 7"),
+            (len - 1, 1e30, &format!("parameter {}", len - 1)),
+            (len + 3, f32::INFINITY, "first moment 3"),
+            (2 * len + 5, -1.0, "second moment 5"),
+        ] {
+            let mut wrong = bytes.clone();
+            wrong[32 + 4 * at..32 + 4 * at + 4].copy_from_slice(&value.to_le_bytes());
+            let e = Trainer::from_checkpoint_bytes(&wrong).unwrap_err();
+            assert!(e.contains(words) && e.contains("damaged"), "{e}");
+        }
     }
 
     #[test]

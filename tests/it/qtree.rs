@@ -583,3 +583,18 @@ fn any_event_stream_builds_and_renders_without_panic() {
         assert!(!text.is_empty() && html.ends_with("</html>\n"));
     }
 }
+
+/// A window bound beyond the mate scores but short of infinity (`--beta 32499`) was written
+/// as a mate in a negative number of plies (`+M-499`); it is written as its number.
+/// `LULL_BIN` names another build to run.
+#[test]
+fn a_window_beyond_the_mate_scores_is_written_as_its_number() {
+    let bin = std::env::var("LULL_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_lull").into());
+    let out = Command::new(&bin)
+        .args(["qtree", "--alpha", "-32100", "--beta", "32499"])
+        .output()
+        .expect("run lull");
+    let text = stdout(&out);
+    assert!(text.contains("Root window [-32100, +32499]"), "{text}");
+    assert!(!text.contains("M-"), "{text}");
+}

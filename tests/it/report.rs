@@ -309,6 +309,18 @@ fn replot_refuses_a_value_no_measurement_gives_and_names_its_field() {
             "{name}: {stderr}"
         );
     }
+    // A file too large for a data.json is refused before it is read whole.
+    let (code, stderr) = replot_edited(
+        "huge",
+        |d| d["padding"] = "x".repeat(65 << 20).into(),
+        limit,
+    )
+    .expect("it ends");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("too large for a report's data.json"),
+        "{stderr}"
+    );
     let (code, stderr) = replot_edited("as-measured", |_| {}, limit).expect("it ends");
     assert_eq!(code, Some(0), "{stderr}");
 }

@@ -1,7 +1,9 @@
 //! Random bytes, and valid files truncated, mutated or padded at random, for the readers that
 //! `tests/proptest/proptest_inputs.rs` does not cover: the text lines of every file reader
 //! (`lull::lines`), the protocol line reader, the training data text (`lull data convert`,
-//! `lull tune`), the packed 32-byte records, and the JSON bodies of `lull explore`'s API.
+//! `lull tune`), the packed 32-byte records, the JSON bodies of `lull explore`'s API, game
+//! shards (mutated, and one byte of a game changed in place) and the report's data.json (its
+//! numbers changed in place, then every figure drawn).
 //! Each property: no panic, the reading ends, and what it accepts is consistent (counts add
 //! up, records decode to legal positions, statuses are the documented ones).
 //!
@@ -18,10 +20,13 @@ use lull::protocol::read_line_bounded;
 use lull::tools::data::convert_text;
 use lull::tools::explore::api::handle;
 use lull::tools::explore::jobs::JobTable;
+use lull::tools::gameformat::{read_shard_bytes, SeqGame};
 use lull::tools::packed::records_from_bytes;
+use lull::tools::report::{reload, report_figures};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use serde_json::json;
 
 /// Valid training data text.
 fn data_seed() -> Vec<u8> {
@@ -241,4 +246,251 @@ fn prop_explore_api() {
 #[ignore = "100,000 cases: run with --ignored"]
 fn prop_explore_api_100k() {
     check(CASES_IGNORED, api_inputs(), api_is_consistent);
+}
+
+// ---- Files damaged in place: game shards and the report's data.json. ----
+
+/// A closed shard of `n` short games (each from the start position, its moves chosen by
+/// `seed`), and the byte offset where each game's block starts.
+fn shard_with_offsets(n: usize, seed: u64) -> (Vec<u8>, Vec<SeqGame>, Vec<usize>) {
+    use lull::tools::gameformat::{block_size, Entry, ShardHeader, ShardWriter, HEADER_SIZE};
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    let mut games = Vec::new();
+    for _ in 0..n {
+        let start = cozy_chess::Board::default();
+        let mut board = start.clone();
+        let mut entries = Vec::new();
+        for _ in 0..(4 + next(30)) {
+            let mut moves = Vec::new();
+            board.generate_moves(|m| {
+                moves.extend(m);
+                false
+            });
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[next(moves.len())];
+            entries.push(Entry {
+                mv: Some(mv),
+                score: next(2001) as i16 - 1000,
+                marked: false,
+            });
+            board.play_unchecked(mv);
+        }
+        games.push(SeqGame {
+            start,
+            result: next(3) as u8,
+            entries,
+        });
+    }
+    let mut w = ShardWriter::new(std::io::Cursor::new(Vec::new()), ShardHeader::new("test"))
+        .expect("a shard in memory");
+    let mut offsets = Vec::new();
+    let mut at = HEADER_SIZE;
+    for g in &games {
+        offsets.push(at);
+        at += block_size(g.entries.len());
+        w.write_game(g).expect("a game in memory");
+    }
+    let (out, _) = w.finish().expect("a shard in memory");
+    (out.into_inner(), games, offsets)
+}
+
+/// Shards truncated, padded, mutated anywhere: no panic, and every game read is one whose
+/// positions can be followed (its moves legal), the problems listed when it is not whole.
+fn shard_inputs() -> BoxedStrategy<Vec<u8>> {
+    let (seed, _, _) = shard_with_offsets(5, 1);
+    prop_oneof![
+        1 => (Just(seed.clone()), vec(any::<u8>(), 0..64), 0..seed.len() + 1).prop_map(|(mut s, pad, cut)| {
+            s.truncate(cut);
+            s.extend(pad);
+            s
+        }),
+        3 => mutated_bytes(vec![seed], b"\x00\x01\x10\x1f\x20\xff", vec!["\x00\x00"], 6),
+    ]
+    .boxed()
+}
+
+fn shard_is_consistent(bytes: Vec<u8>) -> Result<(), TestCaseError> {
+    if let Ok(c) = read_shard_bytes(&bytes) {
+        for g in &c.games {
+            prop_assert!(g.positions().is_ok());
+        }
+    }
+    Ok(())
+}
+
+/// One byte of a game block changed in place (the shard's size and header as they were):
+/// exactly that game is lost and reported, every other game is read. A changed length
+/// field lost every game after it.
+fn one_flip_loses_one_game(
+    (games, seed, pick, at, xor): (usize, u64, usize, usize, u8),
+) -> Result<(), TestCaseError> {
+    let (bytes, want, offsets) = shard_with_offsets(games, seed);
+    let game = pick % games;
+    let end = offsets.get(game + 1).copied().unwrap_or(bytes.len());
+    let at = offsets[game] + at % (end - offsets[game]);
+    let mut bad = bytes.clone();
+    bad[at] ^= xor;
+    let c = read_shard_bytes(&bad).map_err(TestCaseError::fail)?;
+    let mut want = want;
+    want.remove(game);
+    prop_assert_eq!(
+        c.games.len(),
+        want.len(),
+        "byte {} of game {}: {:?}",
+        at,
+        game,
+        c.problems()
+    );
+    prop_assert!(c.games == want);
+    // Reported where it starts: as a damaged game, or (the last game, its length made
+    // impossible or longer than the rest of the file) as the unreadable rest or a cut, which
+    // the closed shard lists as a problem; nothing reported outside the damaged game.
+    let reported: Vec<usize> = c
+        .damaged
+        .iter()
+        .map(|d| d.0)
+        .chain(c.cut_tail.map(|t| t.0))
+        .chain(c.lost.as_ref().map(|l| l.0))
+        .collect();
+    prop_assert_eq!(reported.first(), Some(&offsets[game]), "{:?}", c.problems());
+    prop_assert!(reported.iter().all(|&r| (offsets[game]..end).contains(&r)));
+    prop_assert!(!c.problems().is_empty());
+    Ok(())
+}
+
+fn one_flip_inputs() -> BoxedStrategy<(usize, u64, usize, usize, u8)> {
+    (
+        2..8usize,
+        any::<u64>(),
+        any::<usize>(),
+        any::<usize>(),
+        1..=255u8,
+    )
+        .boxed()
+}
+
+/// The report's data.json as measured, once.
+fn report_seed() -> &'static serde_json::Value {
+    static SEED: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    SEED.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/report/data.json");
+        serde_json::from_str(&std::fs::read_to_string(path).expect("docs/report/data.json"))
+            .expect("valid JSON")
+    })
+}
+
+/// JSON pointers to every number of the measurements and the configuration.
+fn number_pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Number(_) => out.push(at),
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                number_pointers(x, format!("{at}/{i}"), out);
+            }
+        }
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                if at.is_empty()
+                    && !["measures", "nnue_measures", "config", "elapsed_s"].contains(&k.as_str())
+                {
+                    continue;
+                }
+                number_pointers(x, format!("{at}/{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// data.json with some numbers replaced by the extremes a damaged file can hold.
+fn report_inputs() -> BoxedStrategy<Vec<(usize, usize)>> {
+    vec((any::<usize>(), 0..12usize), 1..4).boxed()
+}
+
+/// `--replot` of a data.json with numbers changed in place: the figures are drawn, or the
+/// file is refused with a message that names a field; never a panic, never a loop (the case
+/// would not end).
+fn report_is_consistent(changes: Vec<(usize, usize)>) -> Result<(), TestCaseError> {
+    let extremes = [
+        json!(1e308),
+        json!(-1e308),
+        json!(0),
+        json!(-1),
+        json!(1e-300),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(2147483648u64),
+        json!(1.5),
+        json!(100.000001),
+        json!(1_000_000_000_000_000_001u64),
+        json!(7),
+    ];
+    let mut data = report_seed().clone();
+    let mut pointers = Vec::new();
+    number_pointers(&data, String::new(), &mut pointers);
+    for (which, value) in &changes {
+        let p = &pointers[which % pointers.len()];
+        if let Some(slot) = data.pointer_mut(p) {
+            *slot = extremes[*value].clone();
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("lull-prop-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let file = dir.join("data.json");
+    std::fs::write(&file, data.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    match reload(&file, &dir.join("no-matches"), None) {
+        Ok(d) => {
+            report_figures(&d).map_err(TestCaseError::fail)?;
+        }
+        Err(e) => prop_assert!(
+            e.contains("out of range") || e.contains("not a report's data.json"),
+            "{}",
+            e
+        ),
+    }
+    Ok(())
+}
+
+/// Cases of the data.json property (each draws every figure: slower than the others).
+const REPORT_CASES: u32 = 60;
+
+#[test]
+fn prop_game_shards() {
+    check(CASES, shard_inputs(), shard_is_consistent);
+}
+
+#[test]
+#[ignore = "100,000 cases: run with --ignored"]
+fn prop_game_shards_100k() {
+    check(CASES_IGNORED, shard_inputs(), shard_is_consistent);
+}
+
+#[test]
+fn prop_one_flipped_byte_loses_one_game() {
+    check(CASES, one_flip_inputs(), one_flip_loses_one_game);
+}
+
+#[test]
+#[ignore = "100,000 cases: run with --ignored"]
+fn prop_one_flipped_byte_loses_one_game_100k() {
+    check(CASES_IGNORED, one_flip_inputs(), one_flip_loses_one_game);
+}
+
+#[test]
+fn prop_report_data() {
+    check(REPORT_CASES, report_inputs(), report_is_consistent);
+}
+
+#[test]
+#[ignore = "5,000 cases: run with --ignored"]
+fn prop_report_data_5k() {
+    check(5_000, report_inputs(), report_is_consistent);
 }

@@ -318,14 +318,22 @@ impl JobTable {
     }
 }
 
-/// A score as the page shows it: `+291`, `-75`, `0`, or mate in moves as `M3` (the side to
-/// move mates in 3) / `-M3` (it is mated in 3).
+/// A score as the page shows it: `+291`, `-75`, `0`, mate in moves as `M3` (the side to
+/// move mates in 3) / `-M3` (it is mated in 3), a tablebase win or loss as `TB win` / `TB
+/// loss`. A bound beyond the mate scores (short of infinity, which [`bound_text`] writes) is
+/// written as its number.
 pub fn score_text(score: i32) -> String {
-    use crate::params::{MATE, MATE_BOUND};
-    if score >= MATE_BOUND {
+    use crate::params::{MATE, MATE_BOUND, TB_BOUND, TB_WIN};
+    if score.abs() > MATE {
+        format!("{score:+}")
+    } else if score >= MATE_BOUND {
         format!("M{}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         format!("-M{}", (MATE + score + 1) / 2)
+    } else if (TB_BOUND..=TB_WIN).contains(&score) {
+        "TB win".into()
+    } else if (-TB_WIN..=-TB_BOUND).contains(&score) {
+        "TB loss".into()
     } else if score == 0 {
         "0".into()
     } else {
@@ -847,6 +855,17 @@ mod tests {
         assert_eq!(bound_text(INFINITY), "+\u{221e}");
         assert_eq!(bound_text(-INFINITY), "-\u{221e}");
         assert_eq!(bound_text(-250), "-250");
+        // The edges: beyond the mate scores, short of infinity, a number (it read as a mate
+        // in -249 moves); the tablebase band as what it is (it read as centipawns).
+        use crate::params::{TB_BOUND, TB_WIN};
+        assert_eq!(bound_text(INFINITY - 1), "+32499");
+        assert_eq!(score_text(MATE + 1), "+32001");
+        assert_eq!(bound_text(-(INFINITY - 1)), "-32499");
+        assert_eq!(score_text(MATE), "M0");
+        assert_eq!(score_text(-MATE), "-M0");
+        assert_eq!(score_text(TB_WIN - 3), "TB win");
+        assert_eq!(score_text(-TB_BOUND), "TB loss");
+        assert_eq!(score_text(TB_BOUND - 1), "+31742");
     }
 
     /// Defect 9 of the careful-user report: the progress of a job wrote White's short

@@ -168,8 +168,21 @@ pub fn reload(
     matches_dir: &Path,
     redrawn_by: Option<String>,
 ) -> Result<ReportData, String> {
-    let text = std::fs::read_to_string(data_json)
+    let mut text = String::new();
+    std::fs::File::open(data_json)
+        .and_then(|f| {
+            use std::io::Read as _;
+            f.take(validate::MAX_DATA_JSON_BYTES + 1)
+                .read_to_string(&mut text)
+        })
         .map_err(|e| format!("cannot read {}: {e}", data_json.display()))?;
+    if text.len() as u64 > validate::MAX_DATA_JSON_BYTES {
+        return Err(format!(
+            "{}: over {} MiB, too large for a report's data.json",
+            data_json.display(),
+            validate::MAX_DATA_JSON_BYTES >> 20
+        ));
+    }
     let stored: Stored = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a report's data.json: {e}", data_json.display()))?;
     let measures = restore(stored.measures)?;

@@ -8,6 +8,9 @@
 use super::measure::{MeasureConfig, VariantMeasure};
 use crate::params::MAX_DEPTH;
 
+/// Largest data.json read, in bytes (the measured one is about 230 KB): a larger file is
+/// refused before it is read whole.
+pub const MAX_DATA_JSON_BYTES: u64 = 64 << 20;
 /// Largest node count believed (a sum over the bench positions): 10^15, a month at 400 M
 /// nodes per second.
 pub const MAX_NODES: u64 = 1_000_000_000_000_000;

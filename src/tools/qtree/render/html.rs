@@ -60,9 +60,10 @@ pub fn render_html(tree: &QTree, pos: &Position) -> String {
         "<div id=\"where\">Root position</div>\n<p class=\"legend\">Scores are in centipawns, \
          each from the point of view of the side to move at that node (negamax: a child's \
          score is negated in its parent). [alpha, beta] is the window at entry, &rarr; the \
-         returned score, then why the node ended; +Mn/-Mn is a mate n plies from the root. Blue frame: the principal variation (also \
-         marked *). Dashed grey: moves that were not searched. Point at a node to see its \
-         position.</p>\n</div>\n<div class=\"tree-panel\">\n",
+         returned score, then why the node ended; +Mn/-Mn is a mate n plies from the root, \
+         +TBn/-TBn a tablebase win/loss n plies from the root. Blue frame: the principal \
+         variation (also marked *). Dashed grey: moves that were not searched. Point at a \
+         node to see its position.</p>\n</div>\n<div class=\"tree-panel\">\n",
     );
     out.push_str(
         "<p><button type=\"button\" onclick=\"qtreeToggle(true)\">Expand all</button>\

@@ -98,7 +98,8 @@ pub(super) fn header_lines(tree: &QTree) -> Vec<String> {
             color_name(tree.side_to_move)
         ),
         "Scores in centipawns, each from the point of view of the side to move at that node \
-         (W/B); [alpha, beta] is the window at entry; +Mn/-Mn: mate n plies from the root."
+         (W/B); [alpha, beta] is the window at entry; +Mn/-Mn: mate n plies from the root; \
+         +TBn/-TBn: a tablebase win/loss n plies from the root."
             .to_string(),
         format!(
             "Root window [{}, {}]; result {} for {}; PV: {}",
