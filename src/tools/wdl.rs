@@ -189,10 +189,14 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     }
     let mut train = Histogram::default();
     let mut held = Histogram::default();
+    // The held-back file is written whole or not at all, and never over an input (which it
+    // truncated before reading it).
     let mut out = match &args.holdout_out {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?,
-        )),
+        Some(p) => {
+            let inputs: Vec<&std::path::Path> = args.files.iter().map(|f| f.as_path()).collect();
+            crate::tools::atomic::check_output(p, &inputs)?;
+            Some(crate::tools::atomic::AtomicFile::create(p)?)
+        }
         None => None,
     };
     let (mut games, mut bad, mut held_seen) = (0u64, 0u64, 0u64);
@@ -229,8 +233,8 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
             }
         }
     }
-    if let Some(mut out) = out {
-        out.flush().map_err(|e| e.to_string())?;
+    if let Some(out) = out {
+        out.commit()?;
     }
     println!(
         "{games} games, {} positions fitted, {} held back (every {}th game), {bad} lines skipped",
