@@ -438,6 +438,11 @@ pub fn file_status(path: &Path) -> Result<FileStatus, String> {
                     bytes % RECORD_SIZE as u64
                 ));
             }
+            // Each record checked: one damaged in place (the size still right) is named, as
+            // the trainer would refuse the file at it.
+            if let Some(p) = corrupt_records(path)? {
+                st.problems.push(p);
+            }
         }
         FileKind::Text => {
             let file =
@@ -473,6 +478,33 @@ pub fn file_status(path: &Path) -> Result<FileStatus, String> {
         FileKind::Compressed => {}
     }
     Ok(st)
+}
+
+/// The corrupt records of a packed file, checked as the trainer checks them (read in pieces,
+/// never whole): how many, and the first; `None` when every whole record is sound.
+fn corrupt_records(path: &Path) -> Result<Option<String>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut file = BufReader::new(File::open(path).map_err(cannot)?);
+    let (mut index, mut bad, mut first) = (0u64, 0u64, None);
+    let mut record = PackedRecord([0; RECORD_SIZE]);
+    loop {
+        match file.read_exact(&mut record.0) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(cannot(e)),
+        }
+        index += 1;
+        if let Err(e) = record.check() {
+            bad += 1;
+            first.get_or_insert_with(|| {
+                format!(
+                    "record {index} (byte {}): {e}",
+                    (index - 1) * RECORD_SIZE as u64
+                )
+            });
+        }
+    }
+    Ok(first.map(|f| format!("{bad} corrupt record(s), the first {f}")))
 }
 
 /// The data files under `path` (itself if a file; a directory's files, sorted, one level
