@@ -447,13 +447,28 @@ pub fn file_status(path: &Path) -> Result<FileStatus, String> {
         FileKind::Text => {
             let file =
                 File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-            let mut n = 0u64;
-            for line in BufReader::new(file).split(b'\n') {
-                let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let t = line.trim_ascii();
-                n += u64::from(!t.is_empty() && !t.starts_with(b"#"));
+            // Lines of bounded length (one over 1 MiB, or not UTF-8, counted as bad).
+            let (mut n, mut bad) = (0u64, 0u64);
+            let mut lines = crate::lines::Lines::new(BufReader::new(file));
+            while let Some((_, line)) = lines
+                .next_line()
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            {
+                match line {
+                    Ok(t) => {
+                        let t = t.trim();
+                        n += u64::from(!t.is_empty() && !t.starts_with('#'));
+                    }
+                    Err(_) => bad += 1,
+                }
             }
             st.positions = Some(n);
+            if bad > 0 {
+                st.problems.push(format!(
+                    "{bad} lines not UTF-8 or over {} bytes",
+                    crate::lines::MAX_LINE
+                ));
+            }
         }
         FileKind::Pgn => {
             let file =

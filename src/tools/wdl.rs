@@ -210,9 +210,15 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         // Positions are in game order: a game starts where the move number goes down or
         // the result changes.
         let mut last: Option<(u32, f64)> = None;
-        for line in reader.lines() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            let Some((material, score, result, fullmove)) = parse_line(&line) else {
+        // Lines of bounded length; one not UTF-8 or over 1 MiB is skipped like a malformed one.
+        let mut lines = crate::lines::Lines::new(reader);
+        while let Some((_, line)) = lines
+            .next_line()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+        {
+            let Some((material, score, result, fullmove)) =
+                line.ok().as_deref().and_then(parse_line)
+            else {
                 bad += 1;
                 continue;
             };

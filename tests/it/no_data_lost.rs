@@ -623,6 +623,31 @@ fn wdl_fit_never_writes_over_its_input_or_leaves_half_a_file() {
     assert!(read(&held).len() > 100, "{:?}", text(&read(&held)));
 }
 
+/// One line that is not UTF-8 in a data file stopped `lull wdl fit` ("stream did not contain
+/// valid UTF-8": the lines before and after it lost), and `lull data status` counted it as a
+/// position. Both now skip it and say so.
+#[test]
+fn a_line_that_is_not_utf8_is_skipped_and_counted_by_wdl_fit_and_data_status() {
+    let dir = scratch("utf8");
+    let data = dir.join("d.txt");
+    let mut bytes = data_lines(200).into_bytes();
+    bytes.extend_from_slice(b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.5 | \xff\xfe\n");
+    bytes.extend_from_slice(data_lines(200).as_bytes());
+    std::fs::write(&data, bytes).unwrap();
+    let out = lull(&["wdl", "fit", s(&data), "--steps", "5"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("positions fitted") && stdout.contains("1 lines skipped"),
+        "{stdout}"
+    );
+    let out = lull(&["data", "status", s(&data)]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("400 positions"), "{stdout}");
+    assert!(stdout.contains("DAMAGED: 1 lines not UTF-8"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---- The kill test. ----
 
 /// One writer of the kill test: the command, the files it writes, and how a complete new
