@@ -438,17 +438,37 @@ pub fn file_status(path: &Path) -> Result<FileStatus, String> {
                     bytes % RECORD_SIZE as u64
                 ));
             }
+            // Each record checked: one damaged in place (the size still right) is named, as
+            // the trainer would refuse the file at it.
+            if let Some(p) = corrupt_records(path)? {
+                st.problems.push(p);
+            }
         }
         FileKind::Text => {
             let file =
                 File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-            let mut n = 0u64;
-            for line in BufReader::new(file).split(b'\n') {
-                let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let t = line.trim_ascii();
-                n += u64::from(!t.is_empty() && !t.starts_with(b"#"));
+            // Lines of bounded length (one over 1 MiB, or not UTF-8, counted as bad).
+            let (mut n, mut bad) = (0u64, 0u64);
+            let mut lines = crate::lines::Lines::new(BufReader::new(file));
+            while let Some((_, line)) = lines
+                .next_line()
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            {
+                match line {
+                    Ok(t) => {
+                        let t = t.trim();
+                        n += u64::from(!t.is_empty() && !t.starts_with('#'));
+                    }
+                    Err(_) => bad += 1,
+                }
             }
             st.positions = Some(n);
+            if bad > 0 {
+                st.problems.push(format!(
+                    "{bad} lines not UTF-8 or over {} bytes",
+                    crate::lines::MAX_LINE
+                ));
+            }
         }
         FileKind::Pgn => {
             let file =
@@ -473,6 +493,33 @@ pub fn file_status(path: &Path) -> Result<FileStatus, String> {
         FileKind::Compressed => {}
     }
     Ok(st)
+}
+
+/// The corrupt records of a packed file, checked as the trainer checks them (read in pieces,
+/// never whole): how many, and the first; `None` when every whole record is sound.
+fn corrupt_records(path: &Path) -> Result<Option<String>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut file = BufReader::new(File::open(path).map_err(cannot)?);
+    let (mut index, mut bad, mut first) = (0u64, 0u64, None);
+    let mut record = PackedRecord([0; RECORD_SIZE]);
+    loop {
+        match file.read_exact(&mut record.0) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(cannot(e)),
+        }
+        index += 1;
+        if let Err(e) = record.check() {
+            bad += 1;
+            first.get_or_insert_with(|| {
+                format!(
+                    "record {index} (byte {}): {e}",
+                    (index - 1) * RECORD_SIZE as u64
+                )
+            });
+        }
+    }
+    Ok(first.map(|f| format!("{bad} corrupt record(s), the first {f}")))
 }
 
 /// The data files under `path` (itself if a file; a directory's files, sorted, one level

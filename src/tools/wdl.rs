@@ -189,10 +189,14 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     }
     let mut train = Histogram::default();
     let mut held = Histogram::default();
+    // The held-back file is written whole or not at all, and never over an input (which it
+    // truncated before reading it).
     let mut out = match &args.holdout_out {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?,
-        )),
+        Some(p) => {
+            let inputs: Vec<&std::path::Path> = args.files.iter().map(|f| f.as_path()).collect();
+            crate::tools::atomic::check_output(p, &inputs)?;
+            Some(crate::tools::atomic::AtomicFile::create(p)?)
+        }
         None => None,
     };
     let (mut games, mut bad, mut held_seen) = (0u64, 0u64, 0u64);
@@ -206,9 +210,15 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         // Positions are in game order: a game starts where the move number goes down or
         // the result changes.
         let mut last: Option<(u32, f64)> = None;
-        for line in reader.lines() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            let Some((material, score, result, fullmove)) = parse_line(&line) else {
+        // Lines of bounded length; one not UTF-8 or over 1 MiB is skipped like a malformed one.
+        let mut lines = crate::lines::Lines::new(reader);
+        while let Some((_, line)) = lines
+            .next_line()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+        {
+            let Some((material, score, result, fullmove)) =
+                line.ok().as_deref().and_then(parse_line)
+            else {
                 bad += 1;
                 continue;
             };
@@ -229,8 +239,8 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
             }
         }
     }
-    if let Some(mut out) = out {
-        out.flush().map_err(|e| e.to_string())?;
+    if let Some(out) = out {
+        out.commit()?;
     }
     println!(
         "{games} games, {} positions fitted, {} held back (every {}th game), {bad} lines skipped",

@@ -586,6 +586,68 @@ fn a_write_past_the_file_size_limit_is_an_error_that_leaves_no_temporary_file() 
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `lull wdl fit DATA --holdout-out DATA` truncated its own input before reading it, and a
+/// run that failed after it had started left a half-written held-back file in place of the
+/// old one. Now an output that is an input is refused, and the file is written whole or not
+/// at all.
+#[test]
+fn wdl_fit_never_writes_over_its_input_or_leaves_half_a_file() {
+    let dir = scratch("wdl");
+    let data = dir.join("d.txt");
+    std::fs::write(&data, data_lines(400)).unwrap();
+    let before = read(&data);
+    let held = dir.join("held.txt");
+    let fit = |inputs: &[&Path], out: &Path, every: &str| {
+        let mut args = vec!["wdl", "fit", "--steps", "10", "--holdout-sample", "1"];
+        args.extend(["--holdout-every", every, "--holdout-out", s(out)]);
+        args.extend(inputs.iter().map(|p| s(p)));
+        lull(&args)
+    };
+    let out = fit(&[&data], &data, "2");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("is the input"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(read(&data), before, "the input was changed");
+    // The second input cannot be read: the run fails, the old held-back file stays.
+    std::fs::write(&held, b"old").unwrap();
+    let out = fit(&[&data, &dir], &held, "2");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(read(&held), b"old");
+    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+    // A good run writes it.
+    let out = fit(&[&data], &held, "2");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(read(&held).len() > 100, "{:?}", text(&read(&held)));
+}
+
+/// One line that is not UTF-8 in a data file stopped `lull wdl fit` ("stream did not contain
+/// valid UTF-8": the lines before and after it lost), and `lull data status` counted it as a
+/// position. Both now skip it and say so.
+#[test]
+fn a_line_that_is_not_utf8_is_skipped_and_counted_by_wdl_fit_and_data_status() {
+    let dir = scratch("utf8");
+    let data = dir.join("d.txt");
+    let mut bytes = data_lines(200).into_bytes();
+    bytes.extend_from_slice(b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.5 | \xff\xfe\n");
+    bytes.extend_from_slice(data_lines(200).as_bytes());
+    std::fs::write(&data, bytes).unwrap();
+    let out = lull(&["wdl", "fit", s(&data), "--steps", "5"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("positions fitted") && stdout.contains("1 lines skipped"),
+        "{stdout}"
+    );
+    let out = lull(&["data", "status", s(&data)]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("400 positions"), "{stdout}");
+    assert!(stdout.contains("DAMAGED: 1 lines not UTF-8"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---- The kill test. ----
 
 /// One writer of the kill test: the command, the files it writes, and how a complete new

@@ -540,3 +540,45 @@ fn bad_inputs_are_errors_and_leave_no_output() {
     assert_eq!(r.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A packed file damaged in place (its size still a multiple of 32) was reported sound by
+/// `lull data status` ("0 damaged"), though the trainer refuses it at the damaged record. The
+/// status now checks every record and names the first bad one. `LULL_BIN` names another
+/// build to run.
+#[test]
+fn data_status_names_a_packed_record_damaged_in_place() {
+    let dir = temp_dir("status-packed");
+    let text_file = dir.join("d.txt");
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1",
+    ];
+    let lines: String = (0..40)
+        .map(|i| format!("{} | 0.5 | {i}\n", fens[i % 2]))
+        .collect();
+    std::fs::write(&text_file, lines).unwrap();
+    let packed = dir.join("d.bin");
+    let out = lull(&[
+        "data",
+        "convert",
+        text_file.to_str().unwrap(),
+        packed.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut bytes = std::fs::read(&packed).unwrap();
+    for b in &mut bytes[32 * 10..32 * 11] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&packed, &bytes).unwrap();
+    let bin = std::env::var("LULL_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_lull").into());
+    let out = std::process::Command::new(bin)
+        .args(["data", "status", packed.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("DAMAGED: 1 corrupt record(s), the first record 11 (byte 320)"),
+        "{stdout}"
+    );
+}
