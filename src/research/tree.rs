@@ -23,6 +23,10 @@ pub struct QNode {
     pub mv: Option<Move>,
     /// Whether this node is the answer to a null move (Beal's null-move stand pat).
     pub null: bool,
+    /// Whether this node lies in the search after a null move (the `(pass)` node and every
+    /// node below it): its window is the parent's shifted by the stand pat and the evaluation
+    /// after the pass, so its ends are numbers, never mates or infinity.
+    pub in_null_search: bool,
     /// The move in SAN (UCI if it could not be written in SAN), `root` or `(pass)`.
     pub label: String,
     /// The position at this node (`None` if the move could not be followed on the board,
@@ -257,6 +261,7 @@ pub fn build_tree(pos: &Position, trace: &[QTrace], max_items: usize) -> (Option
                     None => Some(pos.board().clone()),
                 };
                 let is_root = stack.is_empty();
+                let parent_in_null = stack.last().is_some_and(|p| p.in_null_search);
                 let (label, board, null) = match (mv, is_root) {
                     (None, true) => ("root".to_string(), parent_board, false),
                     (None, false) => (
@@ -272,6 +277,7 @@ pub fn build_tree(pos: &Position, trace: &[QTrace], max_items: usize) -> (Option
                 stack.push(QNode {
                     mv,
                     null,
+                    in_null_search: null || parent_in_null,
                     label,
                     board,
                     alpha,

@@ -597,4 +597,25 @@ fn a_window_beyond_the_mate_scores_is_written_as_its_number() {
     let text = stdout(&out);
     assert!(text.contains("Root window [-32100, +32499]"), "{text}");
     assert!(!text.contains("M-"), "{text}");
+    // After Beal's null move the window is the parent's shifted by the stand pat and the
+    // evaluation after the pass: its ends fell in the mate range and read `[-M42, +M-41]`.
+    let out = Command::new(&bin)
+        .args([
+            "qtree",
+            "--option",
+            "QSearchNullMove=2",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        ])
+        .output()
+        .expect("run lull");
+    let text = stdout(&out);
+    let pass = text
+        .lines()
+        .find(|l| l.contains("(pass)  "))
+        .unwrap_or_else(|| panic!("no null move: {text}"));
+    let window = pass.split(['[', ']']).nth(1).unwrap_or_default();
+    assert!(
+        !window.contains('M') && !window.contains("inf") && window.starts_with('-'),
+        "{pass}"
+    );
 }

@@ -824,7 +824,12 @@ fn node_json(node: &QNode) -> Value {
         "label": node.label,
         "uci": node.mv.map(|m| m.to_string()),
         "fen": node.board.as_ref().map(board_fen),
-        "window": [bound_text(node.alpha), bound_text(node.beta)],
+        // After a null move the window is shifted: its ends are numbers, never mates.
+        "window": if node.in_null_search {
+            [format!("{:+}", node.alpha), format!("{:+}", node.beta)]
+        } else {
+            [bound_text(node.alpha), bound_text(node.beta)]
+        },
         "qply": node.qply,
         "in_check": node.in_check,
         "stand_pat": node.stand_pat,

@@ -2,7 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::{color_name, escape, header_lines, hidden_text, pv_mark, result_text, truncation_text};
+use super::{
+    color_name, escape, header_lines, hidden_text, pv_mark, result_text, truncation_text,
+    window_text,
+};
 use crate::tools::qtree::tree::{QChild, QNode, QTree};
 use crate::tools::signed_score_text;
 
@@ -43,11 +46,7 @@ fn dot_node(node: &QNode, parent: Option<usize>, next: &mut usize, out: &mut Str
             node.label,
             node.side_to_move().map_or("?", color_name)
         ),
-        format!(
-            "window [{}, {}]",
-            signed_score_text(node.alpha),
-            signed_score_text(node.beta)
-        ),
+        format!("window {}", window_text(node)),
     ];
     if node.in_check {
         lines.push("in check: no stand pat".to_string());

@@ -8,6 +8,7 @@ use cozy_chess::{Board, Color, Move, Piece, Square};
 
 use super::{
     color_name, escape, hidden_text, pv_mark, pv_text, result_text, size_text, truncation_text,
+    window_text,
 };
 use crate::position::{shorten, Position};
 use crate::search::QEnd;
@@ -121,13 +122,12 @@ fn html_fields(node: &QNode) -> String {
     };
     format!(
         "<span class=\"mv\">{}{}</span> <span class=\"side\" title=\"side to move\">{}</span> \
-         <span class=\"win\" title=\"window at entry\">[{}, {}]</span> <span class=\"sp\">{}</span> \
+         <span class=\"win\" title=\"window at entry\">{}</span> <span class=\"sp\">{}</span> \
          <span class=\"score\" title=\"returned score\">&rarr; {}</span> <span class=\"{}\">{}</span>",
         pv_mark(node),
         html_escape(&node.label),
         side,
-        html_escape(&signed_score_text(node.alpha)),
-        html_escape(&signed_score_text(node.beta)),
+        html_escape(&window_text(node)),
         sp,
         html_escape(&score),
         end_class,

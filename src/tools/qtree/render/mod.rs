@@ -99,7 +99,8 @@ pub(super) fn header_lines(tree: &QTree) -> Vec<String> {
         ),
         "Scores in centipawns, each from the point of view of the side to move at that node \
          (W/B); [alpha, beta] is the window at entry; +Mn/-Mn: mate n plies from the root; \
-         +TBn/-TBn: a tablebase win/loss n plies from the root."
+         +TBn/-TBn: a tablebase win/loss n plies from the root; below a (pass) the window is \
+         the null-move search's, shifted, and written as numbers."
             .to_string(),
         format!(
             "Root window [{}, {}]; result {} for {}; PV: {}",
@@ -132,6 +133,21 @@ pub(super) fn pv_mark(node: &QNode) -> &'static str {
         "*"
     } else {
         ""
+    }
+}
+
+/// The window of a node at entry, `[alpha, beta]`: scores as [`signed_score_text`] writes
+/// them, but as plain numbers inside the search after a null move, whose window is shifted
+/// (a bound there that falls in the mate range is no mate).
+pub(super) fn window_text(node: &QNode) -> String {
+    if node.in_null_search {
+        format!("[{:+}, {:+}]", node.alpha, node.beta)
+    } else {
+        format!(
+            "[{}, {}]",
+            signed_score_text(node.alpha),
+            signed_score_text(node.beta)
+        )
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use cozy_chess::Color;
 
-use super::{header_lines, hidden_text, pv_mark, result_text, truncation_text};
+use super::{header_lines, hidden_text, pv_mark, result_text, truncation_text, window_text};
 use crate::position::board_ascii;
 use crate::position::Position;
 use crate::tools::qtree::tree::{QChild, QNode, QTree};
@@ -64,10 +64,9 @@ fn node_fields(node: &QNode) -> String {
     };
     let score = result_text(node);
     format!(
-        "{}  [{}, {}]  {}  score {}  {}",
+        "{}  {}  {}  score {}  {}",
         side_letter(node),
-        signed_score_text(node.alpha),
-        signed_score_text(node.beta),
+        window_text(node),
         sp,
         score,
         node.end_text()
