@@ -1,4 +1,4 @@
-//! Chooses the network embedded in the binary (`nnue::DEFAULT_NET`): `nets/lull-6.nnue`, or
+//! Chooses the network embedded in the binary, `nets/lull-6.nnue` (`nnue::DEFAULT_NET`), or
 //! the file named by the environment variable `EVALFILE` (OpenBench passes it; a relative
 //! path is taken from the repository root). The file is checked the way the engine reads it
 //! (magic, version, output buckets, size for its hidden width and buckets), so that a wrong

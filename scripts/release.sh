@@ -36,6 +36,17 @@ if [ "$FEATURES" = "--no-default-features" ]; then
   SUFFIX=-mit
 fi
 
+# The figures measured with the network (docs/releasing.md): the pages of the WDL model and of
+# the strength levels name the network build.rs embeds, or they were measured with another.
+NET=$(sed -n 's/^const DEFAULT_NET: &str = "\(.*\)";$/\1/p' build.rs)
+for page in docs/wdl.md docs/strength-levels.md; do
+  if ! grep -q "embedded network \`$NET\`" "$page"; then
+    echo "$page does not name the embedded network $NET: measure its figures again" \
+      "with it (docs/releasing.md)" >&2
+    exit 1
+  fi
+done
+
 mkdir -p "$OUT"
 rm -f "$OUT/SHA256SUMS"
 signatures=()

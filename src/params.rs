@@ -425,9 +425,9 @@ impl Tunables {
 /// of `a(x)` (the score at which a win is as likely as not) and `b(x)` (the logistic's spread)
 /// as cubics in `x` = material / 58, highest power first. Fitted by `lull wdl fit` to the
 /// self-play games of the embedded network (docs/wdl.md).
-pub const WDL_A: [f64; 4] = [161.63, 20.01, -582.56, 470.47];
+pub const WDL_A: [f64; 4] = [91.22, 123.43, -589.54, 448.56];
 /// See [`WDL_A`].
-pub const WDL_B: [f64; 4] = [108.52, -65.66, -136.47, 194.18];
+pub const WDL_B: [f64; 4] = [80.19, -79.88, -46.46, 124.51];
 
 /// `Skill Level` and `UCI_Elo` (`crate::skill`). The node budget of a search at level L is
 /// `SKILL_BASE_NODES` × `SKILL_NODE_GROWTH`^L nodes (level 0: 200 nodes, level 19: about

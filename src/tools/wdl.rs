@@ -49,6 +49,10 @@ struct FitArgs {
     /// Adam steps.
     #[arg(long, default_value_t = 4000)]
     steps: usize,
+    /// Also write the fitted coefficients into this Rust file (src/params.rs): its
+    /// `pub const WDL_A` and `pub const WDL_B` lines are replaced, the rest is kept.
+    #[arg(long)]
+    params: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -199,6 +203,18 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         }
         None => None,
     };
+    if let Some(out) = out.as_mut() {
+        let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+        writeln!(
+            out,
+            "# lull wdl fit: every {}th position of every {}th game of {}\n\
+             # material score result (White's view)",
+            args.holdout_sample.max(1),
+            args.holdout_every.max(1),
+            names.join(", ")
+        )
+        .map_err(|e| e.to_string())?;
+    }
     let (mut games, mut bad, mut held_seen) = (0u64, 0u64, 0u64);
     for path in &args.files {
         let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
@@ -250,12 +266,19 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         return Err("no positions to fit".into());
     }
     let model = fit(&train, args.steps);
-    println!("pub const WDL_A: [f64; 4] = {:?};", model.a.map(round2));
-    println!("pub const WDL_B: [f64; 4] = {:?};", model.b.map(round2));
     let model = WdlModel {
         a: model.a.map(round2),
         b: model.b.map(round2),
     };
+    let lines = constant_lines(&model);
+    println!("{}\n{}", lines[0], lines[1]);
+    if let Some(path) = &args.params {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = replace_constants(&text, &lines)
+            .map_err(|e| format!("{}: {e}; nothing written", path.display()))?;
+        crate::tools::atomic::write_atomic(path, text.as_bytes())?;
+        println!("wrote the coefficients into {}", path.display());
+    }
     print_calibration(
         "fitted, on the fit's games",
         &calibration_of(&model, &train),
@@ -273,6 +296,41 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The two lines of `src/params.rs` that hold a model's coefficients.
+fn constant_lines(model: &WdlModel) -> [String; 2] {
+    [
+        format!("pub const WDL_A: [f64; 4] = {:?};", model.a),
+        format!("pub const WDL_B: [f64; 4] = {:?};", model.b),
+    ]
+}
+
+/// `text` with its one `pub const WDL_A` line and its one `pub const WDL_B` line replaced by
+/// `lines`; an error if either is missing or found twice.
+fn replace_constants(text: &str, lines: &[String; 2]) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut found = [0; 2];
+    for line in text.split_inclusive('\n') {
+        let which = ["pub const WDL_A:", "pub const WDL_B:"]
+            .iter()
+            .position(|p| line.starts_with(p));
+        match which {
+            Some(i) => {
+                found[i] += 1;
+                out.push_str(&lines[i]);
+                out.push('\n');
+            }
+            None => out.push_str(line),
+        }
+    }
+    match found {
+        [1, 1] => Ok(out),
+        _ => Err(format!(
+            "expected one `pub const WDL_A:` line and one `pub const WDL_B:` line, found {} and {}",
+            found[0], found[1]
+        )),
+    }
 }
 
 fn round2(x: f64) -> f64 {
@@ -355,6 +413,30 @@ mod tests {
                 "{m}: {a} {b} vs {ta} {tb}"
             );
         }
+    }
+
+    #[test]
+    fn the_fit_rewrites_only_the_two_constants_of_a_params_file() {
+        let model = WdlModel {
+            a: [1.0, -2.5, 3.25, 400.0],
+            b: [5.0, 6.0, -7.0, 80.5],
+        };
+        let text = "// head\npub const WDL_A: [f64; 4] = [0.0, 0.0, 0.0, 0.0];\n/// See.\n\
+                    pub const WDL_B: [f64; 4] = [9.0, 9.0, 9.0, 9.0];\npub const X: i32 = 3;\n";
+        let out = replace_constants(text, &constant_lines(&model)).unwrap();
+        assert_eq!(
+            out,
+            "// head\npub const WDL_A: [f64; 4] = [1.0, -2.5, 3.25, 400.0];\n/// See.\n\
+             pub const WDL_B: [f64; 4] = [5.0, 6.0, -7.0, 80.5];\npub const X: i32 = 3;\n"
+        );
+        // A file without the constants, or with one twice, is refused.
+        let lines = constant_lines(&model);
+        assert!(replace_constants("pub const X: i32 = 3;\n", &lines).is_err());
+        let twice = format!("{text}pub const WDL_A: [f64; 4] = [0.0, 0.0, 0.0, 0.0];\n");
+        assert!(replace_constants(&twice, &lines).is_err());
+        // The real params.rs has exactly one of each.
+        let params = include_str!("../params.rs");
+        assert!(replace_constants(params, &lines).is_ok());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The win/draw/loss model of `UCI_ShowWDL` against games it was not fitted to: a sample of
-//! the held-back games of `lull wdl fit` (every 20th position of every 10th game of the
+//! the held-back games of `lull wdl fit` (every 6th position of every 10th game of the
 //! self-play file the model was fitted to, `assets/wdl/holdout.txt`, `material score result`
 //! from White's view; docs/wdl.md). Its calibration error is bounded, and it predicts the
 //! outcomes better than the same data's outcome frequencies without the score.
@@ -18,15 +18,22 @@ fn the_model_is_calibrated_on_held_back_games() {
     let samples = holdout();
     assert!(samples.len() > 20_000, "{} positions", samples.len());
     let c = calibration(&MODEL, &samples);
-    // Measured (docs/wdl.md): W 0.030, D 0.040, L 0.025, expected score 0.027.
-    for (what, e) in ["win", "draw", "loss"].iter().zip(c.ece) {
+    // Measured (docs/wdl.md): W 0.023, D 0.032, L 0.018, expected score 0.020. The bounds sit
+    // a little above these and below what the model fitted to an older network's games scores
+    // on the same sample (W 0.037, D 0.041, L 0.041, expected score 0.031): a network whose
+    // games the model no longer describes fails here until the model is refitted.
+    for ((what, e), bound) in ["win", "draw", "loss"]
+        .iter()
+        .zip(c.ece)
+        .zip([0.03, 0.04, 0.03])
+    {
         assert!(
-            e < 0.05,
-            "calibration error of the {what} probability {e:.4}"
+            e < bound,
+            "calibration error of the {what} probability {e:.4} (bound {bound})"
         );
     }
     assert!(
-        c.ece_score < 0.04,
+        c.ece_score < 0.025,
         "calibration error of the expected score {}",
         c.ece_score
     );
