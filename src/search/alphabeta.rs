@@ -13,43 +13,18 @@ use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, pawn_row, NO_CONT};
 use super::pruning::{Cut, LoopMove, MoveLoop, Node, Tried};
 use super::qsearch::QNode;
-use super::report::ScoreBound;
+use super::report::{ScoreBound, SearchReport};
 use super::searcher::Searcher;
+use super::syzygy::TbStep;
 use super::why::WhyKind;
 
-/// What the tablebases made of a node (Step 4b).
-enum TbStep {
-    /// The tables settle the node: return this score.
-    Cutoff(i32),
-    /// The floor and ceiling they put on the node's score (a PV node's win or loss).
-    Bounds { floor: i32, ceiling: i32 },
-}
-
 impl Searcher {
-    /// The WDL tables' verdict on `pos` (reached by a capture or pawn move), as a score from
-    /// the side to move `ply` plies from the root and the bound it is: a win scores in the
-    /// tablebase band below the mates (a lower bound), a loss the opposite (an upper bound),
-    /// a draw exactly. With `Syzygy50MoveRule` a cursed win or blessed loss is a draw,
-    /// nudged by 2 centipawns towards its side; without it, a win or loss. Counts the hit.
-    pub(crate) fn probe_wdl(&mut self, pos: &Position, ply: usize) -> Option<(i32, Bound)> {
-        let wdl = self.tb.probe_wdl(pos.board())?.to_i32();
-        self.add_tb_hit();
-        let draw_score = i32::from(self.options.syzygy_50_move_rule);
-        Some(if wdl < -draw_score {
-            (-TB_WIN + ply as i32, Bound::Upper)
-        } else if wdl > draw_score {
-            (TB_WIN - ply as i32, Bound::Lower)
-        } else {
-            (DRAW + 2 * wdl * draw_score, Bound::Exact)
-        })
-    }
-
     /// Notes an event of `lull why` when the node is on the watched line: the one place the
     /// main search records its notes.
     #[inline]
     fn note(&mut self, node: &Node, depth: i32, alpha: i32, beta: i32, kind: WhyKind) {
         if node.on_line {
-            if let Some(w) = self.why.as_deref_mut() {
+            if let Some(w) = self.record.why.as_deref_mut() {
                 w.note(node.ply, depth, alpha, beta, kind);
             }
         }
@@ -69,7 +44,7 @@ impl Searcher {
             (-INFINITY, -INFINITY)
         } else {
             let raw = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
-            (raw, self.tables.correction.correct(pos.board(), raw))
+            (raw, self.correction.correct(pos.board(), raw))
         };
         self.stack[ply].static_eval = corrected;
         self.stack[ply].raw_eval = raw;
@@ -104,11 +79,12 @@ impl Searcher {
             cut_node: cut_node && !pv_node,
             in_check: pos.in_check(),
             on_line: self
+                .record
                 .why
                 .as_deref()
                 .is_some_and(|w| w.on_line(ply, pos.hash())),
         };
-        self.pv_len[ply.min(MAX_PLY)] = 0;
+        self.pv.clear(ply);
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
         // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
@@ -126,11 +102,11 @@ impl Searcher {
         // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
         // the fifty-move rule unless the hundredth ply mates, insufficient material), and the
         // maximum ply.
-        self.stats.main_nodes += 1;
+        self.record.stats.main_nodes += 1;
         if self.poll() {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.root.seldepth = self.root.seldepth.max(ply);
         self.stack[ply].pawn_row = pawn_row(pos.board());
         if !node.root {
             if pos.is_draw(ply) {
@@ -156,7 +132,7 @@ impl Searcher {
         // is a search of the other moves: the table's entry is not its own.
         let excluded = self.stack[ply].excluded;
         let key = pos.hash();
-        let entry = self.tt.probe(key, ply);
+        let entry = self.shared.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
         // At the root the best move so far comes first: the one that raised alpha in this
         // line's search (after an aspiration fail), else the previous iteration's. The TT
@@ -164,10 +140,11 @@ impl Searcher {
         // best move it searched in full, which is only sound when the old best came first.
         let tt_move = if node.root {
             let first = self
-                .root_best
+                .root
+                .best
                 .map(|(m, _, _)| m)
-                .or(self.last_pv.first().copied());
-            first.filter(|m| self.root_moves.contains(m)).or(tt_move)
+                .or(self.root.last_pv.first().copied());
+            first.filter(|m| self.root.moves.contains(m)).or(tt_move)
         } else {
             tt_move
         };
@@ -187,10 +164,7 @@ impl Searcher {
         let tb_step = if excluded.is_none() {
             self.tablebase_step(pos, &node, depth, alpha, beta)
         } else {
-            TbStep::Bounds {
-                floor: -INFINITY,
-                ceiling: INFINITY,
-            }
+            TbStep::NONE
         };
         let (tb_floor, tb_ceiling) = match tb_step {
             TbStep::Cutoff(score) => return score,
@@ -236,7 +210,7 @@ impl Searcher {
         // captures by MVV-LVA, killers, the counter-move, history (a quiet direct check that
         // loses nothing by SEE first), and last the captures that lose material by SEE
         // (their SEE is computed only when they come up).
-        let root_filter = node.root.then(|| self.root_moves.clone());
+        let root_filter = node.root.then(|| self.root.moves.clone());
         let ctx = self.stack.quiet_context(ply);
         let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
 
@@ -286,7 +260,7 @@ impl Searcher {
 
             // Step 10b. Make the move and search it (PVS, late move reductions).
             let score = self.search_move(pos, &l, &m, alpha, beta, searched);
-            if self.stopped {
+            if self.clock.stopped {
                 return 0;
             }
             searched += 1;
@@ -303,19 +277,19 @@ impl Searcher {
                 if score > alpha {
                     best_move = Some(mv);
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.pv.update(ply, mv);
                     if node.root {
                         let bound = if score >= beta {
                             ScoreBound::Lower
                         } else {
                             ScoreBound::Exact
                         };
-                        self.root_best = Some((mv, score, bound));
+                        self.root.best = Some((mv, score, bound));
                     }
                     // Step 11. Beta cutoff: remember the refutation, punish the moves tried
                     // before it.
                     if score >= beta {
-                        self.stats.main_cutoff(searched);
+                        self.record.stats.main_cutoff(searched);
                         self.reward_cutoff(&l, &m, &tried);
                         if l.line_move.is_some_and(|lm| lm != mv) {
                             let kind = WhyKind::CutBefore { by: mv, score };
@@ -344,7 +318,7 @@ impl Searcher {
             return alpha;
         }
         if searched > 0 {
-            self.stats.main_expanded += 1;
+            self.record.stats.main_expanded += 1;
         } else {
             // Everything was pruned: the static evaluation stands (never a mate score).
             best_score = if node.in_check {
@@ -377,7 +351,8 @@ impl Searcher {
         };
         if excluded.is_none() {
             let raw_eval = self.stack[ply].raw_eval;
-            self.tt
+            self.shared
+                .tt
                 .store(key, best_move, best_score, raw_eval, depth, bound, ply);
         }
 
@@ -414,7 +389,7 @@ impl Searcher {
             || e.depth < depth - SE_TT_DEPTH_MARGIN
             || e.bound == Bound::Upper
             || e.score.abs() >= TB_BOUND
-            || ply as i32 >= 2 * self.root_depth
+            || ply as i32 >= 2 * self.root.depth
         {
             return Ok(0);
         }
@@ -430,7 +405,7 @@ impl Searcher {
             node.cut_node,
         );
         self.stack[ply].excluded = None;
-        if self.stopped {
+        if self.clock.stopped {
             return Err(0);
         }
         if score < singular_beta {
@@ -456,51 +431,8 @@ impl Searcher {
         if self.options.qs.enabled {
             self.qsearch(pos, alpha, beta, QNode::horizon(ply))
         } else {
-            self.stats.main_nodes += 1;
+            self.record.stats.main_nodes += 1;
             self.evaluate(pos)
-        }
-    }
-
-    /// Step 4b. Syzygy tablebases: right after a capture or pawn move (halfmove clock 0)
-    /// with few enough pieces, the WDL tables give the exact result. A win or loss is a
-    /// bound (the search may still find a mate), a draw is exact; a cutoff returns at once
-    /// and is stored as deep as the search could ever go. In a PV node a win raises the
-    /// floor and a loss lowers the ceiling of the score.
-    fn tablebase_step(
-        &mut self,
-        pos: &Position,
-        node: &Node,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> TbStep {
-        let mut bounds = (-INFINITY, INFINITY);
-        if !node.root
-            && self.tb_limit > 0
-            && depth >= self.options.syzygy_probe_depth
-            && pos.board().halfmove_clock() == 0
-            && pos.board().occupied().len() as usize <= self.tb_limit
-        {
-            if let Some((score, bound)) = self.probe_wdl(pos, node.ply) {
-                if bound.settles(score, alpha, beta) {
-                    let eval = self.evaluate(pos);
-                    let depth = (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH);
-                    self.tt
-                        .store(pos.hash(), None, score, eval, depth, bound, node.ply);
-                    return TbStep::Cutoff(score);
-                }
-                if node.pv_node {
-                    if bound == Bound::Lower {
-                        bounds.0 = score;
-                    } else {
-                        bounds.1 = score;
-                    }
-                }
-            }
-        }
-        TbStep::Bounds {
-            floor: bounds.0,
-            ceiling: bounds.1,
         }
     }
 
@@ -519,6 +451,13 @@ impl Searcher {
             } else {
                 None
             },
+        }
+    }
+
+    /// Reports the root move about to be searched (UCI `currmove`), after the first second.
+    fn report_current_move(&self, mv: Move, number: usize, depth: i32) {
+        if let Some(report) = self.progress_sink() {
+            report(&SearchReport::CurrMove { depth, mv, number });
         }
     }
 
@@ -579,9 +518,9 @@ impl Searcher {
             s
         };
         pos.undo();
-        if l.node.root && !self.stopped {
+        if l.node.root && !self.clock.stopped {
             // Effort per root move, for the time manager.
-            self.add_root_nodes(m.mv, self.nodes() - nodes_before);
+            self.root.add_nodes(m.mv, self.nodes() - nodes_before);
         }
         score
     }

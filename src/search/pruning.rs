@@ -151,7 +151,7 @@ impl Searcher {
             check_squares: pos.check_squares(),
             line_move: node
                 .on_line
-                .then(|| self.why.as_deref().and_then(|w| w.line_move(ply)))
+                .then(|| self.record.why.as_deref().and_then(|w| w.line_move(ply)))
                 .flatten(),
             ctx: self.stack.quiet_context(ply),
             us: pos.side_to_move(),
@@ -180,7 +180,7 @@ impl Searcher {
             return None;
         }
         let score = self.horizon(pos, alpha, alpha + 1, ply);
-        if self.stopped {
+        if self.clock.stopped {
             return Some(Cut::STOPPED);
         }
         (score <= alpha).then_some(Cut {
@@ -247,7 +247,7 @@ impl Searcher {
         let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
         self.stack[ply + 1].after_null = false;
         pos.undo();
-        if self.stopped {
+        if self.clock.stopped {
             return Some(Cut::STOPPED);
         }
         if score < beta {
@@ -306,13 +306,13 @@ impl Searcher {
                 score = -self.negamax(pos, a, b, pc_depth, ply + 1, !node.cut_node);
             }
             pos.undo();
-            if self.stopped {
+            if self.clock.stopped {
                 return Some(Cut::STOPPED);
             }
             if score >= probcut_beta {
                 let key = pos.hash();
                 let stored_depth = pc_depth + 1;
-                self.tt.store(
+                self.shared.tt.store(
                     key,
                     Some(mv),
                     score,

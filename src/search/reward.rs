@@ -82,8 +82,7 @@ impl Searcher {
         if noisy || wrong_way || score.abs() >= TB_BOUND {
             return;
         }
-        self.tables
-            .correction
+        self.correction
             .update(pos.board(), depth, score - static_eval);
     }
 }
