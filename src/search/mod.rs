@@ -14,6 +14,7 @@ pub mod correction;
 pub mod engine;
 pub mod iterate;
 mod lmr;
+mod movelist;
 pub mod movepick;
 pub mod ordering;
 pub mod pruning;
