@@ -272,7 +272,7 @@ pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Main-search SEE pruning of quiet moves at low depth: margin per ply squared.
 pub const SEE_QUIET_MARGIN: i32 = 30;
 
-// Singular extensions (Step 9b of the main search).
+// Singular extensions (Step 12 of the main search).
 /// The least depth at which the TT move is tested for being singular.
 pub const SE_MIN_DEPTH: i32 = 8;
 /// The TT entry must come from a search at least this many plies shallower than the node

@@ -11,51 +11,38 @@ use crate::tt::{Bound, TtEntry};
 
 use super::movepick::{MovePicker, Picked, Stage};
 use super::ordering::{cont_key, pawn_row, NO_CONT};
-use super::pruning::{Cut, LoopMove, MoveLoop, Node, Tried};
+use super::pruning::{Cut, LoopMove, MoveLoop, Node, Prune, Tried};
 use super::qsearch::QNode;
-use super::report::ScoreBound;
+use super::report::{ScoreBound, SearchReport};
 use super::searcher::Searcher;
+use super::syzygy::TbStep;
 use super::why::WhyKind;
 
-/// What the tablebases made of a node (Step 4b).
-enum TbStep {
-    /// The tables settle the node: return this score.
-    Cutoff(i32),
-    /// The floor and ceiling they put on the node's score (a PV node's win or loss).
-    Bounds { floor: i32, ceiling: i32 },
+/// What the moves of a node found (Step 13).
+struct Moves {
+    /// The best score, at least the floor the search started from.
+    best_score: i32,
+    /// The move that raised alpha last, if any did.
+    best_move: Option<Move>,
+    /// Moves searched (not pruned, not the excluded move).
+    searched: usize,
+    /// Legal moves, the excluded move included.
+    legal: usize,
 }
 
 impl Searcher {
-    /// The WDL tables' verdict on `pos` (reached by a capture or pawn move), as a score from
-    /// the side to move `ply` plies from the root and the bound it is: a win scores in the
-    /// tablebase band below the mates (a lower bound), a loss the opposite (an upper bound),
-    /// a draw exactly. With `Syzygy50MoveRule` a cursed win or blessed loss is a draw,
-    /// nudged by 2 centipawns towards its side; without it, a win or loss. Counts the hit.
-    pub(crate) fn probe_wdl(&mut self, pos: &Position, ply: usize) -> Option<(i32, Bound)> {
-        let wdl = self.tb.probe_wdl(pos.board())?.to_i32();
-        self.add_tb_hit();
-        let draw_score = i32::from(self.options.syzygy_50_move_rule);
-        Some(if wdl < -draw_score {
-            (-TB_WIN + ply as i32, Bound::Upper)
-        } else if wdl > draw_score {
-            (TB_WIN - ply as i32, Bound::Lower)
-        } else {
-            (DRAW + 2 * wdl * draw_score, Bound::Exact)
-        })
-    }
-
     /// Notes an event of `lull why` when the node is on the watched line: the one place the
     /// main search records its notes.
     #[inline]
     fn note(&mut self, node: &Node, depth: i32, alpha: i32, beta: i32, kind: WhyKind) {
         if node.on_line {
-            if let Some(w) = self.why.as_deref_mut() {
+            if let Some(w) = self.record.why.as_deref_mut() {
                 w.note(node.ply, depth, alpha, beta, kind);
             }
         }
     }
 
-    /// Step 5. The static evaluation of the node at `ply` (`-INFINITY` in check), corrected
+    /// Step 6. The static evaluation of the node at `ply` (`-INFINITY` in check), corrected
     /// by the correction history; the frame keeps it and the raw one (which the TT keeps).
     #[inline]
     fn static_eval(
@@ -69,7 +56,7 @@ impl Searcher {
             (-INFINITY, -INFINITY)
         } else {
             let raw = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
-            (raw, self.tables.correction.correct(pos.board(), raw))
+            (raw, self.correction.correct(pos.board(), raw))
         };
         self.stack[ply].static_eval = corrected;
         self.stack[ply].raw_eval = raw;
@@ -104,11 +91,12 @@ impl Searcher {
             cut_node: cut_node && !pv_node,
             in_check: pos.in_check(),
             on_line: self
+                .record
                 .why
                 .as_deref()
                 .is_some_and(|w| w.on_line(ply, pos.hash())),
         };
-        self.pv_len[ply.min(MAX_PLY)] = 0;
+        self.pv.clear(ply);
 
         // Step 1. Check extension: a side in check gets one more ply, so that the horizon
         // never falls in the middle of a forced sequence of evasions. At the horizon, resolve
@@ -126,11 +114,11 @@ impl Searcher {
         // Step 2. Count the node; poll the clock and the stop flag. Draws by rule (repetition,
         // the fifty-move rule unless the hundredth ply mates, insufficient material), and the
         // maximum ply.
-        self.stats.main_nodes += 1;
+        self.record.stats.main_nodes += 1;
         if self.poll() {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.root.seldepth = self.root.seldepth.max(ply);
         self.stack[ply].pawn_row = pawn_row(pos.board());
         if !node.root {
             if pos.is_draw(ply) {
@@ -151,26 +139,13 @@ impl Searcher {
         }
 
         // Step 4. Transposition table: a deep enough entry with a usable bound ends a
-        // non-PV node at once; otherwise its move is tried first.
-        // A node that leaves its TT move out (the test of a singular extension, Step 9b)
-        // is a search of the other moves: the table's entry is not its own.
+        // non-PV node at once; otherwise its move is tried first. A node that leaves its TT
+        // move out (the test of a singular extension, Step 12) is a search of the other
+        // moves: the table's entry is not its own.
         let excluded = self.stack[ply].excluded;
         let key = pos.hash();
-        let entry = self.tt.probe(key, ply);
-        let tt_move = entry.and_then(|e| e.mv);
-        // At the root the best move so far comes first: the one that raised alpha in this
-        // line's search (after an aspiration fail), else the previous iteration's. The TT
-        // entry may hold another MultiPV line's move, and an iteration cut short plays the
-        // best move it searched in full, which is only sound when the old best came first.
-        let tt_move = if node.root {
-            let first = self
-                .root_best
-                .map(|(m, _, _)| m)
-                .or(self.last_pv.first().copied());
-            first.filter(|m| self.root_moves.contains(m)).or(tt_move)
-        } else {
-            tt_move
-        };
+        let entry = self.shared.tt.probe(key, ply);
+        let tt_move = self.first_move(&node, entry.and_then(|e| e.mv));
         if let Some(cut) = entry
             .filter(|_| excluded.is_none())
             .and_then(|e| tt_cutoff(&e, &node, depth, alpha, beta))
@@ -181,16 +156,13 @@ impl Searcher {
             return self.end(&node, depth, alpha, beta, cut);
         }
 
-        // Step 4b. Syzygy tablebases (see `tablebase_step`). The window as it came is kept:
+        // Step 5. Syzygy tablebases (see `tablebase_step`). The window as it came is kept:
         // a floor raised by the tables is no bound the moves proved.
         let original_alpha = alpha;
         let tb_step = if excluded.is_none() {
             self.tablebase_step(pos, &node, depth, alpha, beta)
         } else {
-            TbStep::Bounds {
-                floor: -INFINITY,
-                ceiling: INFINITY,
-            }
+            TbStep::NONE
         };
         let (tb_floor, tb_ceiling) = match tb_step {
             TbStep::Cutoff(score) => return score,
@@ -198,7 +170,7 @@ impl Searcher {
         };
         alpha = alpha.max(tb_floor);
 
-        // Step 5. Static evaluation, and whether it improved over our previous move's
+        // Step 6. Static evaluation, and whether it improved over our previous move's
         // ("improving": prune less when things are getting worse for us). Killers of the
         // grandchildren are stale: clear them.
         let static_eval = self.static_eval(pos, entry.as_ref(), node.in_check, ply);
@@ -208,39 +180,34 @@ impl Searcher {
         }
         let eval = pruning_eval(entry.as_ref(), static_eval, node.in_check);
 
-        // Steps 6-7b. Razoring, reverse futility, null-move pruning and ProbCut (in nodes
-        // off the PV, not in check): the node is bad or good enough to end before any move.
+        // Steps 7 to 10 end a node off the PV, not in check, before any move: it is bad
+        // (razoring) or good enough (reverse futility, null move, ProbCut).
         if !node.pv_node && !node.in_check && !node.root && excluded.is_none() {
+            // Step 7. Razoring.
             if let Some(cut) = self.razoring(pos, ply, depth, eval, alpha) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
+            // Step 8. Reverse futility pruning.
             if let Some(cut) = self.reverse_futility(depth, eval, beta, improving) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
+            // Step 9. Null-move pruning.
             if let Some(cut) = self.null_move(pos, ply, depth, eval, beta, node.cut_node) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
+            // Step 10. ProbCut.
             if let Some(cut) = self.probcut(pos, &node, depth, beta, static_eval, entry.as_ref()) {
                 return self.end(&node, depth, alpha, beta, cut);
             }
         }
 
-        // Step 8. Internal iterative reduction: without a TT move the ordering is poor;
+        // Step 11. Internal iterative reduction: without a TT move the ordering is poor;
         // search this node a ply shallower.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !node.in_check {
             depth -= 1;
         }
 
-        // Step 9. Move ordering, staged (see `movepick.rs`): the TT move is tried before any
-        // move is generated (when it cuts off, generation is never paid for); then good
-        // captures by MVV-LVA, killers, the counter-move, history (a quiet direct check that
-        // loses nothing by SEE first), and last the captures that lose material by SEE
-        // (their SEE is computed only when they come up).
-        let root_filter = node.root.then(|| self.root_moves.clone());
-        let ctx = self.stack.quiet_context(ply);
-        let mut picker = MovePicker::main(pos, tt_move, ply, ctx, root_filter.as_deref());
-
-        // Step 9b. Singular extension: when the TT move is much better than every other
+        // Step 12. Singular extension: when the TT move is much better than every other
         // move (a search without it fails low well below its score), it is extended; when
         // even that search fails high, several moves beat beta and the node is cut (multi-cut).
         let tt_extension = match self.singular_extension(pos, &node, depth, beta, entry.as_ref()) {
@@ -249,74 +216,189 @@ impl Searcher {
         };
         self.stack[ply + 1].double_extensions =
             self.stack[ply].double_extensions + u8::from(tt_extension >= 2);
-        let l = self.move_loop(pos, node, depth, eval, improving, tt_move);
 
-        // Step 10. Search the moves: the first with the full window, the others with a null
-        // window that is widened only when a move beats alpha (PVS); late quiet moves are
-        // pruned (10a) or searched with reduced depth first (10b).
-        let mut best_score = tb_floor;
-        let mut best_move = None;
-        let mut searched = 0usize;
-        let mut legal = 0usize;
+        // Step 13. The moves, best first, each pruned, or searched and maybe cutting off
+        // (Steps 14 to 16, `search_moves`).
+        let l = MoveLoop {
+            tt_extension,
+            ..self.move_loop(pos, node, depth, eval, improving, tt_move)
+        };
+        let Some(found) = self.search_moves(pos, &l, alpha, beta, tb_floor) else {
+            return 0;
+        };
+        let Moves {
+            mut best_score,
+            best_move,
+            searched,
+            legal,
+        } = found;
+
+        // Step 17. No legal move: mate or stalemate. Every move pruned: the static
+        // evaluation stands (never a mate score); in a singular extension's test they prove
+        // nothing against singular beta.
+        if legal == 0 {
+            return if node.in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
+        }
+        if excluded.is_some() && searched == 0 {
+            return alpha;
+        }
+        if searched > 0 {
+            self.record.stats.main_expanded += 1;
+        } else {
+            best_score = if node.in_check {
+                -MATE + ply as i32
+            } else {
+                static_eval
+            };
+        }
+
+        // Step 18. A tablebase loss caps what the moves found (Step 5); a fail high is
+        // pulled towards beta (`blend_fail_high`).
+        best_score = best_score.min(tb_ceiling);
+        best_score = blend_fail_high(best_score, beta, depth);
+
+        // Step 19. No move raised alpha: the opponent's quiet move that led here refuted
+        // ours, and gains in its histories (the prior counter-move bonus).
+        if best_move.is_none() && searched > 0 && excluded.is_none() && ply >= 1 {
+            self.reward_prior_quiet(pos, ply, depth);
+        }
+
+        // Step 20. Store the result: exact inside the window, else the bound it proves. (A
+        // tablebase win that no move improved on stays what the tables said: a floor.)
+        let kind = WhyKind::Result {
+            score: best_score,
+            best: best_move,
+        };
+        self.note(&node, depth, original_alpha, beta, kind);
+        let bound = if best_move.is_none() && tb_floor > -INFINITY && best_score == tb_floor {
+            Bound::Lower
+        } else {
+            Bound::of(best_score, original_alpha, beta)
+        };
+        if excluded.is_none() {
+            let raw_eval = self.stack[ply].raw_eval;
+            self.shared
+                .tt
+                .store(key, best_move, best_score, raw_eval, depth, bound, ply);
+        }
+
+        // Step 21. The search's verdict against the static evaluation teaches the correction
+        // history.
+        if !node.in_check && excluded.is_none() {
+            self.learn_correction(pos, depth, best_move, (best_score, bound), static_eval);
+        }
+        best_score
+    }
+
+    /// Step 4, at the root: the move to try first. At the root the best move so far comes
+    /// first: the one that raised alpha in this line's search (after an aspiration fail),
+    /// else the previous iteration's. The TT entry may hold another MultiPV line's move, and
+    /// an iteration cut short plays the best move it searched in full, which is only sound
+    /// when the old best came first. Elsewhere it is the TT move.
+    #[inline]
+    fn first_move(&self, node: &Node, tt_move: Option<Move>) -> Option<Move> {
+        if !node.root {
+            return tt_move;
+        }
+        let first = self
+            .root
+            .best
+            .map(|(m, _, _)| m)
+            .or(self.root.last_pv.first().copied());
+        first.filter(|m| self.root.moves.contains(m)).or(tt_move)
+    }
+
+    /// Step 13. The moves of the node of `l` in the window (`alpha`, `beta`), from the
+    /// staged picker (`movepick.rs`: the TT move before any move is generated, then good
+    /// captures, killers, the counter-move, quiet moves by history, losing captures), the
+    /// best score starting at `floor`: the first move with the full window, the others with
+    /// a null window that is widened only when a move beats alpha (PVS). `None` when the
+    /// search was stopped.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        l: &MoveLoop,
+        mut alpha: i32,
+        beta: i32,
+        floor: i32,
+    ) -> Option<Moves> {
+        let (node, depth) = (l.node, l.depth);
+        let root_filter = node.root.then(|| self.root.moves.clone());
+        let mut picker = MovePicker::main(pos, l.tt_move, node.ply, l.ctx, root_filter.as_deref());
+        let mut found = Moves {
+            best_score: floor,
+            best_move: None,
+            searched: 0,
+            legal: 0,
+        };
         let mut tried = Tried::default();
         while let Some(Picked { mv, stage, .. }) = picker.next(pos, &self.tables) {
-            legal += 1;
-            if excluded == Some(mv) {
+            found.legal += 1;
+            if l.excluded == Some(mv) {
                 continue;
             }
-            let mut m = self.loop_move(pos, &l, mv, stage);
-            if Some(mv) == tt_move {
-                m.extension = tt_extension;
+            let mut m = self.loop_move(pos, l, mv, stage);
+            if Some(mv) == l.tt_move {
+                m.extension = l.tt_extension;
             }
 
-            // Step 10a. Shallow pruning, once a move has secured a non-losing score.
-            if !node.root && best_score > -TB_BOUND && !node.in_check {
-                if let Some((why, rest_of_quiets)) =
-                    self.prune_move(pos, &l, &m, alpha, &tried, searched)
-                {
+            // Step 14. Shallow pruning (`prune_move`), once a move has secured a non-losing
+            // score.
+            if !node.root && found.best_score > -TB_BOUND && !node.in_check {
+                let skip = match self.prune_move(pos, l, &m, alpha, &tried, found.searched) {
+                    Prune::Search => None,
+                    Prune::Skip(why) => Some(why),
+                    Prune::SkipQuiets(why) => {
+                        picker.skip_quiets();
+                        Some(why)
+                    }
+                };
+                if let Some(why) = skip {
                     if let Some(kind) = why {
                         self.note(&node, depth, alpha, beta, kind);
-                    }
-                    if rest_of_quiets {
-                        picker.skip_quiets();
                     }
                     continue;
                 }
             }
 
-            // Step 10b. Make the move and search it (PVS, late move reductions).
-            let score = self.search_move(pos, &l, &m, alpha, beta, searched);
-            if self.stopped {
-                return 0;
+            // Step 15. Make the move and search it (PVS, late move reductions).
+            let score = self.search_move(pos, l, &m, alpha, beta, found.searched);
+            if self.clock.stopped {
+                return None;
             }
-            searched += 1;
+            found.searched += 1;
             if l.line_move == Some(mv) {
                 let kind = WhyKind::Searched {
-                    order: searched,
+                    order: found.searched,
                     score,
                 };
                 self.note(&node, depth, alpha, beta, kind);
             }
 
-            if score > best_score {
-                best_score = score;
+            // Step 16. A new best move; one that beats beta is a cutoff: remember the
+            // refutation, punish the moves tried before it (`reward_cutoff`).
+            if score > found.best_score {
+                found.best_score = score;
                 if score > alpha {
-                    best_move = Some(mv);
+                    found.best_move = Some(mv);
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.pv.update(node.ply, mv);
                     if node.root {
                         let bound = if score >= beta {
                             ScoreBound::Lower
                         } else {
                             ScoreBound::Exact
                         };
-                        self.root_best = Some((mv, score, bound));
+                        self.root.best = Some((mv, score, bound));
                     }
-                    // Step 11. Beta cutoff: remember the refutation, punish the moves tried
-                    // before it.
                     if score >= beta {
-                        self.stats.main_cutoff(searched);
-                        self.reward_cutoff(&l, &m, &tried);
+                        self.record.stats.main_cutoff(found.searched);
+                        self.reward_cutoff(l, &m, &tried);
                         if l.line_move.is_some_and(|lm| lm != mv) {
                             let kind = WhyKind::CutBefore { by: mv, score };
                             self.note(&node, depth, alpha, beta, kind);
@@ -331,65 +413,10 @@ impl Searcher {
                 tried.captures.push(c);
             }
         }
-        if legal == 0 {
-            // No legal move: mate or stalemate.
-            return if node.in_check {
-                -MATE + ply as i32
-            } else {
-                DRAW
-            };
-        }
-        if excluded.is_some() && searched == 0 {
-            // Every other move was pruned: they prove nothing against singular beta.
-            return alpha;
-        }
-        if searched > 0 {
-            self.stats.main_expanded += 1;
-        } else {
-            // Everything was pruned: the static evaluation stands (never a mate score).
-            best_score = if node.in_check {
-                -MATE + ply as i32
-            } else {
-                static_eval
-            };
-        }
-        // A tablebase loss caps what the moves found (Step 4b).
-        best_score = best_score.min(tb_ceiling);
-        best_score = blend_fail_high(best_score, beta, depth);
-
-        // Step 11b. No move raised alpha: the opponent's quiet move that led here refuted
-        // ours, and gains in its histories (the prior counter-move bonus).
-        if best_move.is_none() && searched > 0 && excluded.is_none() && ply >= 1 {
-            self.reward_prior_quiet(pos, ply, depth);
-        }
-
-        // Step 12. Store the result: exact inside the window, else the bound it proves. (A
-        // tablebase win that no move improved on stays what the tables said: a floor.)
-        let kind = WhyKind::Result {
-            score: best_score,
-            best: best_move,
-        };
-        self.note(&node, depth, original_alpha, beta, kind);
-        let bound = if best_move.is_none() && tb_floor > -INFINITY && best_score == tb_floor {
-            Bound::Lower
-        } else {
-            Bound::of(best_score, original_alpha, beta)
-        };
-        if excluded.is_none() {
-            let raw_eval = self.stack[ply].raw_eval;
-            self.tt
-                .store(key, best_move, best_score, raw_eval, depth, bound, ply);
-        }
-
-        // Step 13. The search's verdict against the static evaluation teaches the correction
-        // history.
-        if !node.in_check && excluded.is_none() {
-            self.learn_correction(pos, depth, best_move, (best_score, bound), static_eval);
-        }
-        best_score
+        Some(found)
     }
 
-    /// Step 9b. The singular extension of the TT move: `Ok(plies)` to add to its search
+    /// Step 12. The singular extension of the TT move: `Ok(plies)` to add to its search
     /// (2 when it is singular by far and the line has double extensions left, 1 when
     /// singular, -1 when the TT score already beats beta and another move came close: a
     /// negative extension), or `Err(score)` to end the node (multi-cut). Tested only deep
@@ -414,7 +441,7 @@ impl Searcher {
             || e.depth < depth - SE_TT_DEPTH_MARGIN
             || e.bound == Bound::Upper
             || e.score.abs() >= TB_BOUND
-            || ply as i32 >= 2 * self.root_depth
+            || ply as i32 >= 2 * self.root.depth
         {
             return Ok(0);
         }
@@ -430,7 +457,7 @@ impl Searcher {
             node.cut_node,
         );
         self.stack[ply].excluded = None;
-        if self.stopped {
+        if self.clock.stopped {
             return Err(0);
         }
         if score < singular_beta {
@@ -456,55 +483,12 @@ impl Searcher {
         if self.options.qs.enabled {
             self.qsearch(pos, alpha, beta, QNode::horizon(ply))
         } else {
-            self.stats.main_nodes += 1;
+            self.record.stats.main_nodes += 1;
             self.evaluate(pos)
         }
     }
 
-    /// Step 4b. Syzygy tablebases: right after a capture or pawn move (halfmove clock 0)
-    /// with few enough pieces, the WDL tables give the exact result. A win or loss is a
-    /// bound (the search may still find a mate), a draw is exact; a cutoff returns at once
-    /// and is stored as deep as the search could ever go. In a PV node a win raises the
-    /// floor and a loss lowers the ceiling of the score.
-    fn tablebase_step(
-        &mut self,
-        pos: &Position,
-        node: &Node,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> TbStep {
-        let mut bounds = (-INFINITY, INFINITY);
-        if !node.root
-            && self.tb_limit > 0
-            && depth >= self.options.syzygy_probe_depth
-            && pos.board().halfmove_clock() == 0
-            && pos.board().occupied().len() as usize <= self.tb_limit
-        {
-            if let Some((score, bound)) = self.probe_wdl(pos, node.ply) {
-                if bound.settles(score, alpha, beta) {
-                    let eval = self.evaluate(pos);
-                    let depth = (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH);
-                    self.tt
-                        .store(pos.hash(), None, score, eval, depth, bound, node.ply);
-                    return TbStep::Cutoff(score);
-                }
-                if node.pv_node {
-                    if bound == Bound::Lower {
-                        bounds.0 = score;
-                    } else {
-                        bounds.1 = score;
-                    }
-                }
-            }
-        }
-        TbStep::Bounds {
-            floor: bounds.0,
-            ceiling: bounds.1,
-        }
-    }
-
-    /// What Steps 10 and 11 need to know of a move before it is played.
+    /// What Steps 14 to 16 need to know of a move before it is played.
     #[inline]
     fn loop_move(&self, pos: &Position, l: &MoveLoop, mv: Move, stage: Stage) -> LoopMove {
         let mover = pos.board().piece_on(mv.from);
@@ -522,7 +506,14 @@ impl Searcher {
         }
     }
 
-    /// Step 10b. Plays the move and searches it: the first move with the full window, the
+    /// Reports the root move about to be searched (UCI `currmove`), after the first second.
+    fn report_current_move(&self, mv: Move, number: usize, depth: i32) {
+        if let Some(report) = self.progress_sink() {
+            report(&SearchReport::CurrMove { depth, mv, number });
+        }
+    }
+
+    /// Step 15. Plays the move and searches it: the first move with the full window, the
     /// others with a null window, reduced first when late and quiet (LMR), then again at
     /// full depth and with the full window only as far as the score asks.
     #[inline(always)]
@@ -579,14 +570,14 @@ impl Searcher {
             s
         };
         pos.undo();
-        if l.node.root && !self.stopped {
+        if l.node.root && !self.clock.stopped {
             // Effort per root move, for the time manager.
-            self.add_root_nodes(m.mv, self.nodes() - nodes_before);
+            self.root.add_nodes(m.mv, self.nodes() - nodes_before);
         }
         score
     }
 
-    /// Step 11. A beta cutoff: the refuting capture gains in the capture history and the
+    /// Step 16. A beta cutoff: the refuting capture gains in the capture history and the
     /// captures tried before lose; a quiet refutation becomes a killer and the counter-move
     /// and gains in the quiet histories, which the quiet moves tried before lose.
     fn reward_cutoff(&mut self, l: &MoveLoop, m: &LoopMove, tried: &Tried) {
@@ -612,7 +603,7 @@ impl Searcher {
     }
 }
 
-/// Step 11. A fail high is pulled towards beta, the more the shallower the search: one
+/// Step 18. A fail high is pulled towards beta, the more the shallower the search: one
 /// refutation's margin over beta says little (Stockfish's fail-high adjustment). Mate and
 /// tablebase scores stay.
 #[inline]
@@ -637,7 +628,7 @@ fn tt_cutoff(e: &TtEntry, node: &Node, depth: i32, alpha: i32, beta: i32) -> Opt
     })
 }
 
-/// Step 5. The evaluation the pruning decisions use: a TT score is a searched value, so
+/// Step 6. The evaluation the pruning decisions use: a TT score is a searched value, so
 /// where its bound says it is more accurate than the static evaluation, it is taken instead.
 fn pruning_eval(entry: Option<&TtEntry>, static_eval: i32, in_check: bool) -> i32 {
     match entry {

@@ -14,6 +14,7 @@ use crate::tablebase::Tablebases;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 
+use super::clock::Clock;
 use super::control::Control;
 use super::qsearch::QNode;
 use super::report::{QuiesceResult, ReportSink, SearchResult};
@@ -167,7 +168,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.tt.clear();
         for t in &mut self.threads {
-            t.tables.clear();
+            t.clear_tables();
         }
     }
 
@@ -270,18 +271,12 @@ impl Engine {
         self.tt.new_search();
         let t = &mut self.threads[0];
         t.set_options(self.options.effective());
-        t.tb_limit = 0;
-        t.time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
-        t.limits = Limits::default();
-        t.stats = SearchStats::default();
-        t.stopped = false;
-        t.seldepth = 0;
-        t.qnodes_at_start = 0;
-        t.poll_mask = params::POLL_NODES - 1;
-        t.trace = (trace_nodes > 0).then(Vec::new);
-        t.trace_limit = trace_nodes;
-        t.trace_truncated = false;
-        t.trace_move = None;
+        t.root.tb_limit = 0;
+        t.root.seldepth = 0;
+        t.clock = Clock::new();
+        t.clock.time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+        t.record.stats = SearchStats::default();
+        t.record.qtrace.start(trace_nodes);
         t.nnue
             .start(self.use_nnue.then(|| self.network.clone()).flatten(), pos);
         let mut p = pos.clone();
@@ -290,13 +285,13 @@ impl Engine {
             .clamp(-params::INFINITY, params::INFINITY)
             .max(alpha + 1);
         let score = t.qsearch(&mut p, alpha, beta, QNode::horizon(0));
-        let pv = t.root_pv(pos);
+        let pv = t.pv.root_line(pos);
         QuiesceResult {
             score,
             pv,
-            stats: t.stats.clone(),
-            trace: t.trace.take().unwrap_or_default(),
-            truncated: t.trace_truncated,
+            stats: t.record.stats.clone(),
+            trace: t.record.qtrace.events.take().unwrap_or_default(),
+            truncated: t.record.qtrace.truncated,
         }
     }
 
@@ -320,9 +315,14 @@ impl Engine {
         }
         let threads = self.threads();
         self.set_threads(1);
-        self.threads[0].why = Some(Box::new(WhyTrace::new(keys, moves.to_vec())));
+        self.threads[0].record.why = Some(Box::new(WhyTrace::new(keys, moves.to_vec())));
         let result = self.search(pos, limits, &[]);
-        let trace = self.threads[0].why.take().map(|w| *w).unwrap_or_default();
+        let trace = self.threads[0]
+            .record
+            .why
+            .take()
+            .map(|w| *w)
+            .unwrap_or_default();
         self.set_threads(threads);
         Ok((result, trace))
     }
@@ -359,22 +359,22 @@ impl Engine {
             nodes: limits.nodes,
             ..Limits::default()
         };
-        let poll_mask = super::searcher::poll_interval(self.threads.len()) - 1;
+        let poll_mask = super::clock::poll_interval(self.threads.len()) - 1;
         if let Some(t) = self.threads.first() {
-            t.tb_hits.store(0, Ordering::Relaxed);
+            t.shared.tb_hits.store(0, Ordering::Relaxed);
         }
         for (i, t) in self.threads.iter_mut().enumerate() {
             t.set_options(self.options.effective());
-            t.tb = Arc::clone(&self.tablebases);
-            t.time = tm.clone();
-            t.ponder_pending = limits.ponder;
-            t.poll_mask = poll_mask;
-            t.limits = if i == 0 {
+            t.shared.tb = Arc::clone(&self.tablebases);
+            t.clock.time = tm.clone();
+            t.clock.ponder_pending = limits.ponder;
+            t.clock.poll_mask = poll_mask;
+            t.clock.limits = if i == 0 {
                 limits.clone()
             } else {
                 helper_limits.clone()
             };
-            t.report = if i == 0 { self.report.clone() } else { None };
+            t.record.report = if i == 0 { self.report.clone() } else { None };
         }
         // The network's accumulators: the main thread's now (without memory for them it
         // searches with the hand-crafted evaluation), each helper's just before it starts.
@@ -395,8 +395,7 @@ impl Engine {
             while let Some(helper) = helpers.next() {
                 // A helper left out must not report nodes from an earlier search (a started
                 // one clears these itself).
-                helper.stats = SearchStats::default();
-                helper.node_counters[helper.thread_id].store(0, Ordering::Relaxed);
+                helper.reset_counters();
                 // No more helpers once the search should end (starting hundreds of threads
                 // on a few busy cores takes time), nor when another stack would leave too
                 // little memory for the search itself (an allocation that fails aborts).
@@ -412,8 +411,7 @@ impl Engine {
                 let room = address_space_left(SPAWN_HEADROOM);
                 if !ready || late || !room || control.stop.load(Ordering::Relaxed) {
                     for idle in helpers {
-                        idle.stats = SearchStats::default();
-                        idle.node_counters[idle.thread_id].store(0, Ordering::Relaxed);
+                        idle.reset_counters();
                     }
                     break;
                 }
@@ -425,8 +423,7 @@ impl Engine {
                 });
                 if spawned.is_err() {
                     for idle in helpers {
-                        idle.stats = SearchStats::default();
-                        idle.node_counters[idle.thread_id].store(0, Ordering::Relaxed);
+                        idle.reset_counters();
                     }
                     break;
                 }
@@ -445,13 +442,13 @@ impl Engine {
         });
         let mut stats = SearchStats::default();
         for t in &self.threads {
-            stats.add(&t.stats);
+            stats.add(&t.record.stats);
         }
         result.nodes = stats.nodes();
         result.stats = stats;
-        result.tbhits = self.threads[0].tb_hits.load(Ordering::Relaxed);
+        result.tbhits = self.threads[0].shared.tb_hits();
         result.time_ms = start.elapsed().as_millis() as u64;
-        result.clock_ms = self.threads[0].time.searched_ms();
+        result.clock_ms = self.threads[0].clock.time.searched_ms();
         result.hashfull = self.tt.hashfull();
         if result.ponder_move.is_none() {
             result.ponder_move = result.pv.get(1).copied();
@@ -511,20 +508,20 @@ mod tests {
         assert!(r.best_move.is_some());
         assert!(took < std::time::Duration::from_secs(2), "{took:?}");
         for t in &engine.threads[3..] {
-            assert_eq!(t.stats.nodes(), 0);
+            assert_eq!(t.nodes(), 0);
         }
         for t in &engine.threads[..3] {
-            assert!(t.stats.nodes() > 0);
+            assert!(t.nodes() > 0);
         }
         assert_eq!(
             r.nodes,
-            engine.threads.iter().map(|t| t.stats.nodes()).sum::<u64>()
+            engine.threads.iter().map(|t| t.nodes()).sum::<u64>()
         );
         // Not one helper starts: the main thread searches alone.
         FAIL_HELPERS_FROM.with(|f| f.set(1));
         let r = engine.search(&pos, &Limits::depth(5), &[]);
         FAIL_HELPERS_FROM.with(|f| f.set(usize::MAX));
         assert!(r.best_move.is_some());
-        assert_eq!(r.nodes, engine.threads[0].stats.nodes());
+        assert_eq!(r.nodes, engine.threads[0].nodes());
     }
 }

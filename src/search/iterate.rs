@@ -14,19 +14,16 @@ use super::report::{
     IterationReport, ReportSink, RootLine, ScoreBound, SearchReport, SearchResult,
 };
 use super::searcher::Searcher;
-use super::stats::SearchStats;
 
 impl Searcher {
     /// Iterative deepening on this thread. The main thread reports and decides when to stop.
     pub(super) fn iterate(&mut self, pos: &mut Position, searchmoves: &[Move]) -> SearchResult {
-        self.stats = SearchStats::default();
+        self.reset_counters();
         self.tables.use_capture_history = self.options.capture_history;
-        self.stopped = false;
-        self.seldepth = 0;
-        self.qnodes_at_start = 0;
-        self.node_counters[self.thread_id].store(0, Ordering::Relaxed);
+        self.clock.stopped = false;
+        self.root.seldepth = 0;
         let legal = pos.legal_moves();
-        self.root_moves = if searchmoves.is_empty() {
+        self.root.moves = if searchmoves.is_empty() {
             legal.clone()
         } else {
             legal
@@ -35,28 +32,33 @@ impl Searcher {
                 .filter(|m| searchmoves.contains(m))
                 .collect()
         };
-        if self.root_moves.is_empty() {
-            self.root_moves = legal;
+        if self.root.moves.is_empty() {
+            self.root.moves = legal;
         }
         self.setup_tablebases(pos);
         let mut result = SearchResult::default();
-        if self.root_moves.is_empty() {
+        if self.root.moves.is_empty() {
             // Checkmate or stalemate at the root: nothing to search.
             result.score = if pos.in_check() { -MATE } else { 0 };
-            if let Some(report) = self.report.as_ref().filter(|_| self.is_main()) {
+            if let Some(report) = self.record.report.as_ref().filter(|_| self.is_main()) {
                 report(&SearchReport::NoLegalMove {
                     score: result.score,
                 });
             }
             return result;
         }
-        result.best_move = Some(self.root_moves[0]);
+        result.best_move = Some(self.root.moves[0]);
         self.stack.clear();
-        self.last_pv.clear();
-        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        self.root.last_pv.clear();
+        let max_depth = self
+            .clock
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
         // MultiPV: line k searches the root moves that are not the best of lines 0..k. Only
         // the main thread does it; helpers search every move for the best one.
-        let all_root = std::mem::take(&mut self.root_moves);
+        let all_root = std::mem::take(&mut self.root.moves);
         let multipv = if self.is_main() {
             self.options.multipv.clamp(1, all_root.len())
         } else {
@@ -72,36 +74,36 @@ impl Searcher {
             if !self.is_main() && depth < max_depth && self.helper_skips(depth) {
                 continue;
             }
-            self.root_depth = depth;
-            if let Some(w) = self.why.as_deref_mut() {
+            self.root.depth = depth;
+            if let Some(w) = self.record.why.as_deref_mut() {
                 w.iteration = depth;
             }
             let mut lines: Vec<RootLine> = Vec::with_capacity(multipv);
-            self.root_nodes.clear();
+            self.root.nodes.clear();
             for (k, prev_score) in prev_scores.iter_mut().enumerate() {
-                self.root_moves = all_root
+                self.root.moves = all_root
                     .iter()
                     .copied()
                     .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
                     .collect();
-                self.root_best = None;
+                self.root.best = None;
                 if k == 0 {
-                    self.seldepth = 0;
+                    self.root.seldepth = 0;
                 }
                 let score = self.aspiration(pos, depth, *prev_score);
-                if self.stopped {
+                if self.clock.stopped {
                     if k == 0 {
                         // An aborted iteration still yields a move if one was fully
                         // searched and raised alpha: it is at least as good as the previous
                         // best.
-                        if let Some((mv, s, bound)) = self.root_best {
+                        if let Some((mv, s, bound)) = self.root.best {
                             if Some(mv) != result.best_move {
                                 result.best_found_depth = depth;
-                                result.best_found_ms = self.time.elapsed_ms();
+                                result.best_found_ms = self.clock.time.elapsed_ms();
                             }
                             result.best_move = Some(mv);
-                            result.score = self.shown_score(s);
-                            let pv = self.root_pv(pos);
+                            result.score = self.root.shown_score(s);
+                            let pv = self.pv.root_line(pos);
                             result.pv = if pv.first() == Some(&mv) {
                                 pv
                             } else {
@@ -115,11 +117,11 @@ impl Searcher {
                     break;
                 }
                 *prev_score = score;
-                let pv = self.root_pv(pos);
-                let best = pv.first().copied().or(self.root_best.map(|(m, _, _)| m));
+                let pv = self.pv.root_line(pos);
+                let best = pv.first().copied().or(self.root.best.map(|(m, _, _)| m));
                 let Some(best) = best else { break };
                 lines.push(RootLine {
-                    score: self.shown_score(score),
+                    score: self.root.shown_score(score),
                     pv: if pv.is_empty() { vec![best] } else { pv },
                 });
             }
@@ -140,16 +142,16 @@ impl Searcher {
             scores.push(first.score);
             if Some(best) != result.best_move || depth == 1 {
                 result.best_found_depth = depth;
-                result.best_found_ms = self.time.elapsed_ms();
+                result.best_found_ms = self.clock.time.elapsed_ms();
             }
             result.best_move = Some(best);
             result.score = first.score;
             result.depth = depth;
             result.pv_depth = depth;
             result.bound = ScoreBound::Exact;
-            result.seldepth = self.seldepth;
+            result.seldepth = self.root.seldepth;
             result.pv = first.pv.clone();
-            self.last_pv.clone_from(&result.pv);
+            self.root.last_pv.clone_from(&result.pv);
             result.lines = if multipv > 1 { lines } else { Vec::new() };
             if self.is_main() {
                 let before = scores[scores.len().saturating_sub(TM_SCORE_LOOKBACK + 1)];
@@ -157,10 +159,10 @@ impl Searcher {
                     stability,
                     score_change: (result.score - before)
                         .clamp(-params::TM_SCORE_CHANGE_MAX, params::TM_SCORE_CHANGE_MAX),
-                    best_move_effort: self.root_effort(best),
+                    best_move_effort: self.root.effort(best),
                 };
                 let last = depth == max_depth
-                    || self.stopped
+                    || self.clock.stopped
                     || self.should_stop_after_iteration(&result, all_root.len(), &progress);
                 if last {
                     // The helpers stop now, not after the report: they must not search on
@@ -169,22 +171,22 @@ impl Searcher {
                 }
                 self.report_iteration(&result);
                 // The report's sink may have stopped the search (a soft node limit).
-                if last || self.control.stop.load(Ordering::Relaxed) {
+                if last || self.shared.stop_requested() {
                     break;
                 }
             }
         }
-        self.root_moves = all_root;
+        self.root.moves = all_root;
         result.nodes = self.nodes();
-        result.stats = self.stats.clone();
+        result.stats = self.record.stats.clone();
         result
     }
 
     /// The main thread's search is over: the helpers stop, unless the search waits for
     /// `stop` or `ponderhit` (they go on helping until then).
     fn stop_helpers(&self) {
-        if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
-            self.control.stop.store(true, Ordering::Relaxed);
+        if !self.clock.limits.infinite && !self.shared.pondering() {
+            self.shared.control.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -206,7 +208,7 @@ impl Searcher {
         let mut beta = (prev + delta).min(inf);
         loop {
             let score = self.negamax(pos, alpha, beta, depth, 0, false);
-            if self.stopped {
+            if self.clock.stopped {
                 return score;
             }
             if score <= alpha {
@@ -234,58 +236,56 @@ impl Searcher {
         root_moves: usize,
         progress: &SearchProgress,
     ) -> bool {
-        if self.control.stop.load(Ordering::Relaxed) {
+        if self.shared.stop_requested() {
             return true;
         }
         // `go mate N`: a mate in at most N moves, and the shortest one: an iteration as deep
         // as the mate is long has searched every shorter mate too.
-        if let Some(m) = self.limits.mate {
+        if let Some(m) = self.clock.limits.mate {
             let plies = MATE - result.score;
             if result.score >= MATE_BOUND && (plies + 1) / 2 <= m && result.depth >= plies {
                 return true;
             }
         }
-        let pondering = self.control.pondering.load(Ordering::Relaxed);
-        if pondering || self.limits.infinite {
+        let pondering = self.shared.pondering();
+        if pondering || self.clock.limits.infinite {
             return false;
         }
-        if self.ponder_pending {
+        if self.clock.ponder_pending {
             // ponderhit arrived between polls: the clock starts now.
             return false;
         }
         // Under a clock, a mate proven with plies to spare will not change: answer at once
         // and keep the time. A fixed budget (`movetime`, `depth`, `nodes`) is searched in
         // full, as Stockfish does: the deeper iterations may still find a shorter mate.
-        if self.limits.uses_clock()
+        if self.clock.limits.uses_clock()
             && result.score.abs() >= MATE_BOUND
             && result.depth >= MATE - result.score.abs() + params::TM_MATE_SPARE_PLIES
         {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+        if self
+            .clock
+            .limits
+            .nodes
+            .is_some_and(|n| self.total_nodes() >= n)
+        {
             return true;
         }
-        if self.limits.uses_clock()
+        if self.clock.limits.uses_clock()
             && root_moves == 1
             && result.depth >= params::TM_SINGLE_MOVE_DEPTH
         {
             return true;
         }
-        self.time.soft_expired_after(progress)
+        self.clock.time.soft_expired_after(progress)
     }
 
     /// Whether progress reports go out now: on the main thread, with a sink, after
     /// `progress_after_ms`.
-    fn progress_sink(&self) -> Option<&ReportSink> {
-        let sink = self.report.as_ref().filter(|_| self.is_main())?;
-        (self.time.elapsed_ms() >= self.options.progress_after_ms).then_some(sink)
-    }
-
-    /// Reports the root move about to be searched (UCI `currmove`), after the first second.
-    pub(crate) fn report_current_move(&self, mv: Move, number: usize, depth: i32) {
-        if let Some(report) = self.progress_sink() {
-            report(&SearchReport::CurrMove { depth, mv, number });
-        }
+    pub(super) fn progress_sink(&self) -> Option<&ReportSink> {
+        let sink = self.record.report.as_ref().filter(|_| self.is_main())?;
+        (self.clock.time.elapsed_ms() >= self.options.progress_after_ms).then_some(sink)
     }
 
     /// Reports a failed aspiration search of a single-line search (UCI `lowerbound` or
@@ -298,26 +298,26 @@ impl Searcher {
             return;
         };
         // A fail high has a new PV; a fail low none, so the last iteration's is shown.
-        let mut pv = self.root_pv(pos);
+        let mut pv = self.pv.root_line(pos);
         if pv.is_empty() || bound == ScoreBound::Upper {
-            pv.clone_from(&self.last_pv);
+            pv.clone_from(&self.root.last_pv);
         }
         if pv.is_empty() {
             return;
         }
-        let time_ms = self.time.searched_ms();
+        let time_ms = self.clock.time.searched_ms();
         let nodes = self.total_nodes();
-        let score = self.shown_score(score);
+        let score = self.root.shown_score(score);
         report(&SearchReport::Iteration(IterationReport {
             depth,
-            seldepth: self.seldepth.max(depth as usize),
+            seldepth: self.root.seldepth.max(depth as usize),
             score,
             nodes,
             nps: nodes * 1000 / time_ms.max(1),
             bound,
             time_ms,
-            hashfull: self.tt.hashfull(),
-            tbhits: self.tb_hits.load(Ordering::Relaxed),
+            hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tb_hits(),
             pv: pv.clone(),
             lines: vec![RootLine { score, pv }],
         }));
@@ -325,10 +325,10 @@ impl Searcher {
 
     /// Sends the report of a completed iteration (with `MultiPV`, all its lines).
     pub(super) fn report_iteration(&self, r: &SearchResult) {
-        let Some(report) = &self.report else {
+        let Some(report) = &self.record.report else {
             return;
         };
-        let time_ms = self.time.searched_ms();
+        let time_ms = self.clock.time.searched_ms();
         let nodes = self.total_nodes();
         let lines = if r.lines.is_empty() {
             vec![RootLine {
@@ -346,8 +346,8 @@ impl Searcher {
             nps: nodes * 1000 / time_ms.max(1),
             bound: ScoreBound::Exact,
             time_ms,
-            hashfull: self.tt.hashfull(),
-            tbhits: self.tb_hits.load(Ordering::Relaxed),
+            hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tb_hits(),
             pv: r.pv.clone(),
             lines,
         }));

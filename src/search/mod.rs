@@ -8,22 +8,28 @@
 //! (`crate::protocol`) format the reports as UCI `info` lines or XBoard thinking lines.
 
 pub mod alphabeta;
+mod clock;
 pub mod control;
 pub mod correction;
 pub mod engine;
 pub mod iterate;
 mod lmr;
+mod movelist;
 pub mod movepick;
 pub mod ordering;
 pub mod pruning;
+mod pv;
 pub mod qsearch;
 pub mod report;
 mod reward;
+mod root;
 pub mod searcher;
 pub mod see;
 pub mod settings;
+mod shared;
 pub mod stack;
 pub mod stats;
+mod syzygy;
 pub mod trace;
 pub mod why;
 

@@ -14,13 +14,7 @@
 //! (checks, pushes to the seventh) and losing moves; in check every evasion, captures first,
 //! then quiet moves by history.
 //!
-//! Each region of a list is picked by selection sort (a cutoff after the first moves never
-//! pays for sorting the rest): the first index of the maximum is swapped into the next slot.
-//! The order among equal scores follows that swap history; the search's node counts depend
-//! on it, so these mechanics are part of the engine's behaviour, not an implementation
-//! detail.
-
-use std::mem::MaybeUninit;
+//! Each region of a list is picked best-first by selection sort (`movelist.rs`).
 
 use cozy_chess::{BitBoard, Move, Piece, Rank};
 
@@ -31,6 +25,7 @@ use crate::params::{
 };
 use crate::position::Position;
 
+use super::movelist::MoveList;
 use super::ordering::{cont_key, OrderingTables, QuietContext, MAX_MOVES};
 use super::see::{see, see_ge, see_value};
 use super::settings::QSearchOptions;
@@ -77,87 +72,22 @@ pub fn mvv_lva(victim: Option<Piece>, attacker: Piece) -> i32 {
     victim.map_or(0, see_value) * 8 - attacker as i32
 }
 
-/// A list of moves with ordering scores, picked best-first.
-///
-/// Lives on the stack and is not initialised up front: a node that cuts off after the
-/// first move never pays for 256 entries (a measurable share of all time otherwise).
-struct MoveList {
-    entries: [MaybeUninit<Picked>; MAX_MOVES],
-    scores: [MaybeUninit<i32>; MAX_MOVES],
-    len: usize,
+/// Which search a picker serves, and so which moves it yields in what order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The main search: every stage in turn (in check the generator gives only the
+    /// evasions, and the same stages order them).
+    Main,
+    /// ProbCut: the TT move and the good captures and queen promotions whose SEE reaches
+    /// `threshold`, then nothing.
+    ProbCut { threshold: i32 },
+    /// The quiescence search: one list of the forcing moves, by bands.
+    Quiescence,
+    /// The quiescence search in check: one list of every evasion, captures first.
+    Evasions,
 }
 
-impl MoveList {
-    #[inline]
-    fn new() -> Self {
-        Self {
-            entries: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Appends a move with its score (dropped when the list is full, which legal chess
-    /// never reaches).
-    #[inline]
-    fn push(&mut self, entry: Picked, score: i32) {
-        if self.len < MAX_MOVES {
-            self.entries[self.len] = MaybeUninit::new(entry);
-            self.scores[self.len] = MaybeUninit::new(score);
-            self.len += 1;
-        }
-    }
-
-    /// The scores of the entries `0..len`.
-    #[inline]
-    fn scores(&self) -> &[i32] {
-        // SAFETY: entries below `len` were written by `push` (and only moved around within
-        // `0..len` by `pick` and `put`); MaybeUninit<i32> has the layout of i32.
-        unsafe { std::slice::from_raw_parts(self.scores.as_ptr() as *const i32, self.len) }
-    }
-
-    #[inline]
-    fn entry(&self, i: usize) -> (Picked, i32) {
-        debug_assert!(i < self.len);
-        // SAFETY: as in `scores`: every index below `len` is initialised.
-        let entry = unsafe { self.entries[i].assume_init() };
-        (entry, self.scores()[i])
-    }
-
-    /// Overwrites slot `i` (below `len`) with another entry of the list.
-    #[inline]
-    fn put(&mut self, i: usize, entry: Picked, score: i32) {
-        debug_assert!(i < self.len);
-        self.entries[i] = MaybeUninit::new(entry);
-        self.scores[i] = MaybeUninit::new(score);
-    }
-
-    /// Selection sort, one step: takes the best-scored move of `*next..end` (the first of
-    /// equal ones) by swapping it into slot `*next`, and advances `*next`.
-    #[inline(always)]
-    fn pick(&mut self, next: &mut usize, end: usize) -> Option<(Picked, i32)> {
-        let end = end.min(self.len);
-        if *next >= end {
-            return None;
-        }
-        let scores = &self.scores()[..end];
-        let mut best = *next;
-        let mut best_score = scores[best];
-        for (i, &sc) in scores.iter().enumerate().skip(*next + 1) {
-            if sc > best_score {
-                best = i;
-                best_score = sc;
-            }
-        }
-        self.entries.swap(*next, best);
-        self.scores.swap(*next, best);
-        *next += 1;
-        Some(self.entry(*next - 1))
-    }
-}
-
-/// Where a picker stands: the main search's stages in order, and the quiescence picker's
-/// one list.
+/// Where a main or ProbCut picker stands: the stages in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Phase {
     /// The TT move comes next; nothing is generated yet.
@@ -177,15 +107,14 @@ enum Phase {
     Quiets,
     /// Picking what was set aside: losing captures, then under-promotions.
     BadCaptures,
-    /// Quiescence: picking from the one scored list.
-    Quiescence,
 }
 
 /// Yields the moves of one node in order, stage by stage (see the module header).
 pub struct MovePicker<'a> {
+    kind: Kind,
     phase: Phase,
     tt_move: Option<Move>,
-    list: MoveList,
+    list: MoveList<Picked>,
     /// The next slot to pick from, and the end of the region being picked.
     next: usize,
     end: usize,
@@ -202,9 +131,6 @@ pub struct MovePicker<'a> {
     ply: usize,
     ctx: QuietContext,
     only: Option<&'a [Move]>,
-    /// ProbCut: only captures and queen promotions whose SEE reaches this threshold, then
-    /// nothing (see [`MovePicker::probcut`]).
-    probcut: Option<i32>,
 }
 
 impl<'a> MovePicker<'a> {
@@ -222,6 +148,7 @@ impl<'a> MovePicker<'a> {
         let tt_move =
             tt_move.filter(|&m| pos.board().is_legal(m) && only.is_none_or(|o| o.contains(&m)));
         Self {
+            kind: Kind::Main,
             phase: Phase::TtMove,
             tt_move,
             list: MoveList::new(),
@@ -235,7 +162,6 @@ impl<'a> MovePicker<'a> {
             ply,
             ctx,
             only,
-            probcut: None,
         }
     }
 
@@ -249,20 +175,22 @@ impl<'a> MovePicker<'a> {
                 && see_ge(pos.board(), m, threshold)
         });
         Self {
-            probcut: Some(threshold),
+            kind: Kind::ProbCut { threshold },
             ..Self::main(pos, tt_move, 0, QuietContext::NONE, None)
         }
     }
 
     /// The quiescence search's picker, empty: [`MovePicker::generate_quiescence`] fills it
-    /// with every evasion when in check, otherwise the forcing moves the options ask for.
+    /// with every evasion when in check (and makes it an evasion picker), otherwise with the
+    /// forcing moves the options ask for.
     ///
     /// Two steps, so that the 3 KB list is built in the caller's frame: a constructor that
     /// filled a local picker and returned it copied the list at every node (measured: 1.5 %
     /// of all instructions in `memcpy`).
     pub fn quiescence(tt_move: Option<Move>) -> Self {
         Self {
-            phase: Phase::Quiescence,
+            kind: Kind::Quiescence,
+            phase: Phase::BadCaptures,
             tt_move,
             list: MoveList::new(),
             next: 0,
@@ -275,7 +203,6 @@ impl<'a> MovePicker<'a> {
             ply: 0,
             ctx: QuietContext::NONE,
             only: None,
-            probcut: None,
         }
     }
 
@@ -306,6 +233,46 @@ impl<'a> MovePicker<'a> {
     /// the ordering tables as they are now (each stage reads them when it is reached).
     #[inline(always)]
     pub fn next(&mut self, pos: &Position, tables: &OrderingTables) -> Option<Picked> {
+        match self.kind {
+            Kind::Main => self.next_main(pos, tables),
+            Kind::ProbCut { threshold } => self.next_probcut(pos, tables, threshold),
+            Kind::Quiescence | Kind::Evasions => {
+                self.list.pick(&mut self.next, self.end).map(|(e, _)| e)
+            }
+        }
+    }
+
+    /// ProbCut's next move: the TT move, then the good captures and queen promotions (by
+    /// the main search's capture order) whose SEE reaches `threshold`.
+    #[inline(always)]
+    fn next_probcut(
+        &mut self,
+        pos: &Position,
+        tables: &OrderingTables,
+        threshold: i32,
+    ) -> Option<Picked> {
+        if self.phase == Phase::TtMove {
+            self.phase = Phase::GenerateCaptures;
+            if let Some(mv) = self.tt_move {
+                return Some(Self::picked(mv, Stage::TtMove));
+            }
+        }
+        if self.phase == Phase::GenerateCaptures {
+            self.generate_captures(pos, tables);
+            self.end = self.list.len;
+            self.phase = Phase::GoodCaptures;
+        }
+        while let Some((entry, _)) = self.list.pick(&mut self.next, self.end) {
+            if entry.stage == Stage::GoodCaptures && see_ge(pos.board(), entry.mv, threshold) {
+                return Some(entry);
+            }
+        }
+        None
+    }
+
+    /// The main search's next move, stage by stage.
+    #[inline(always)]
+    fn next_main(&mut self, pos: &Position, tables: &OrderingTables) -> Option<Picked> {
         loop {
             match self.phase {
                 Phase::TtMove => {
@@ -324,14 +291,6 @@ impl<'a> MovePicker<'a> {
                         self.phase = Phase::Killer1;
                         continue;
                     };
-                    if let Some(threshold) = self.probcut {
-                        if entry.stage == Stage::GoodCaptures
-                            && see_ge(pos.board(), entry.mv, threshold)
-                        {
-                            return Some(entry);
-                        }
-                        continue;
-                    }
                     // A capture ordered as good by MVV-LVA but losing by SEE, and every
                     // under-promotion, waits until the end.
                     let losing = entry.stage == Stage::GoodCaptures
@@ -354,7 +313,6 @@ impl<'a> MovePicker<'a> {
                     }
                     return Some(entry);
                 }
-                Phase::Killer1 if self.probcut.is_some() => return None,
                 Phase::Killer1 | Phase::Killer2 | Phase::CounterMove => {
                     let phase = self.phase;
                     self.phase = match phase {
@@ -403,7 +361,7 @@ impl<'a> MovePicker<'a> {
                     self.next = 0;
                     self.end = self.bad_end;
                 }
-                Phase::BadCaptures | Phase::Quiescence => {
+                Phase::BadCaptures => {
                     return self.list.pick(&mut self.next, self.end).map(|(e, _)| e);
                 }
             }
@@ -508,25 +466,9 @@ impl<'a> MovePicker<'a> {
         });
     }
 
-    /// Generates and scores the moves of a quiescence node. Returns whether the side to move
-    /// has any legal move at all.
-    ///
-    /// In check: every evasion. Otherwise the forcing moves: captures (en passant included)
-    /// and queen promotions, also quiet ones; with the options also under-promotions, quiet
-    /// checks in the first q-plies and pawn pushes to the seventh rank. Never ordinary quiet
-    /// moves: unless an option needs them, each piece's targets are masked down to captures
-    /// and promotions before any move is unpacked.
-    ///
-    /// Order: the TT move, then winning captures, equal captures, quiet checks and pushes,
-    /// and losing captures last, each group by MVV-LVA (most valuable victim, least valuable
-    /// attacker; with `CaptureHistory` plain captures by victim, then capture history).
-    /// Evasions: captures first, then quiet moves by history. The SEE of each move is
-    /// computed once here and carried along for the search's pruning.
-    /// Generates the quiescence moves of `pos` at `qply` as `opts` asks (every evasion in
-    /// check), scored; the TT move first. Unlike the main picker it computes every move's SEE
-    /// up front: its bands (SEE > 0, SEE = 0, quiet tactical, SEE < 0) need every exchange
-    /// value to order the list, and computing them lazily would change the order of equal
-    /// moves and so the node counts. Afterwards [`MovePicker::no_legal_moves`] tells whether
+    /// Generates the moves of a quiescence node of `pos` at `qply`, scored, the TT move
+    /// first: in check every evasion (the picker becomes an evasion picker), otherwise the
+    /// forcing moves `opts` asks for. Afterwards [`MovePicker::no_legal_moves`] tells whether
     /// the side to move had no legal move at all (mate or stalemate).
     pub fn generate_quiescence(
         &mut self,
@@ -535,9 +477,57 @@ impl<'a> MovePicker<'a> {
         opts: &QSearchOptions,
         qply: i32,
     ) {
-        self.no_legal_moves = !self.fill_quiescence(pos, tables, opts, qply);
+        let any_legal = if pos.in_check() {
+            self.kind = Kind::Evasions;
+            self.fill_evasions(pos, tables)
+        } else {
+            self.fill_quiescence(pos, tables, opts, qply)
+        };
+        self.no_legal_moves = !any_legal;
     }
 
+    /// The evasions of `pos` (in check): the TT move, then captures and promotions by
+    /// [`band_order`], then quiet moves by history. Returns whether there is any.
+    fn fill_evasions(&mut self, pos: &Position, tables: &OrderingTables) -> bool {
+        let us = pos.side_to_move();
+        let tt_move = self.tt_move;
+        let list = &mut self.list;
+        let mut any_legal = false;
+        pos.board().generate_moves(|pm| {
+            if pm.to.is_empty() {
+                return false;
+            }
+            any_legal = true;
+            for mv in pm {
+                let victim = pos.captured(mv);
+                let (stage, score) = if Some(mv) == tt_move {
+                    (Stage::TtMove, SCORE_TT_MOVE)
+                } else if victim.is_some() || mv.promotion.is_some() {
+                    let order = band_order(tables, us, pm.piece, mv, victim);
+                    (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + order)
+                } else {
+                    (Stage::Quiets, tables.history(us, mv))
+                };
+                list.push(Self::picked(mv, stage), score);
+            }
+            false
+        });
+        any_legal
+    }
+
+    /// The forcing moves of `pos` (not in check): captures (en passant included) and queen
+    /// promotions, also quiet ones; with the options also under-promotions, quiet checks in
+    /// the first q-plies and pawn pushes to the seventh rank. Never ordinary quiet moves:
+    /// unless an option needs them, each piece's targets are masked down to captures and
+    /// promotions before any move is unpacked. Returns whether the side to move has any
+    /// legal move at all.
+    ///
+    /// Order: the TT move, then winning captures, equal captures, quiet checks and pushes,
+    /// and losing captures last, each band by [`band_order`]. Unlike the main picker it
+    /// computes every move's SEE up front, carried along for the search's pruning: the bands
+    /// (SEE > 0, SEE = 0, quiet tactical, SEE < 0) need every exchange value to order the
+    /// list, and computing them lazily would change the order of equal moves and so the
+    /// node counts.
     fn fill_quiescence(
         &mut self,
         pos: &Position,
@@ -546,18 +536,16 @@ impl<'a> MovePicker<'a> {
         qply: i32,
     ) -> bool {
         let board = pos.board();
-        let in_check = pos.in_check();
         let us = board.side_to_move();
         let theirs = board.colors(!us);
         let seventh = Rank::Seventh.relative_to(us);
-        let want_checks = !in_check && qply < opts.check_plies;
+        let want_checks = qply < opts.check_plies;
         // Quiet checks: a cheap bitboard test first, the exact one only for candidates.
         let check_squares = if want_checks {
             pos.check_squares()
         } else {
             [BitBoard::EMPTY; 6]
         };
-        let need_quiets = in_check || want_checks;
         let pawn_mask = noisy_pawn_targets(pos)
             | if opts.pawn_pushes {
                 seventh.bitboard()
@@ -572,7 +560,7 @@ impl<'a> MovePicker<'a> {
                 return false;
             }
             any_legal = true;
-            if !need_quiets {
+            if !want_checks {
                 pm.to &= if pm.piece == Piece::Pawn {
                     pawn_mask
                 } else {
@@ -582,68 +570,39 @@ impl<'a> MovePicker<'a> {
             for mv in pm {
                 let victim = pos.captured(mv);
                 let noisy = victim.is_some() || mv.promotion.is_some();
-                if !in_check {
-                    if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions
+                if matches!(mv.promotion, Some(p) if p != Piece::Queen) && !opts.underpromotions {
+                    continue;
+                }
+                let push = opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
+                if !noisy && !push {
+                    // Quiet move: searched only as a check in the first q-plies.
+                    if !(want_checks
+                        && pm.piece != Piece::King
+                        && pos.may_give_check(mv, &check_squares)
+                        && pos.gives_check(mv))
                     {
                         continue;
                     }
-                    let push =
-                        opts.pawn_pushes && pm.piece == Piece::Pawn && mv.to.rank() == seventh;
-                    if !noisy && !push {
-                        // Quiet move: searched only as a check in the first q-plies.
-                        if !(want_checks
-                            && pm.piece != Piece::King
-                            && pos.may_give_check(mv, &check_squares)
-                            && pos.gives_check(mv))
-                        {
-                            continue;
-                        }
-                    }
                 }
-                // Within a band: MVV-LVA, or with `CaptureHistory` a plain capture by its
-                // victim first and then by what refuted positions before (as in the main
-                // search's capture stage).
-                let mvv = match (victim, mv.promotion) {
-                    (Some(v), None) if tables.use_capture_history => {
-                        CAPTURE_VICTIM_WEIGHT * see_value(v)
-                            + tables.capture_history(us, pm.piece, mv.to, v)
-                                / CAPTURE_HISTORY_DIVISOR
-                    }
-                    _ => {
-                        mvv_lva(victim, pm.piece)
-                            + mv.promotion
-                                .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8)
-                    }
-                };
+                let order = band_order(tables, us, pm.piece, mv, victim);
                 // The exchange value: a capture of a more valuable piece wins at least the
                 // difference; otherwise the full swap-off is computed.
-                let exchange = if in_check {
-                    0
-                } else if let (Some(v), None) = (victim, mv.promotion) {
-                    if see_value(v) > see_value(pm.piece) {
+                let exchange = match (victim, mv.promotion) {
+                    (Some(v), None) if see_value(v) > see_value(pm.piece) => {
                         see_value(v) - see_value(pm.piece)
-                    } else {
-                        see(board, mv)
                     }
-                } else {
-                    see(board, mv)
+                    _ => see(board, mv),
                 };
                 let (stage, score) = if Some(mv) == tt_move {
                     (Stage::TtMove, SCORE_TT_MOVE)
-                } else if in_check {
-                    if noisy {
-                        (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + mvv)
-                    } else {
-                        (Stage::Quiets, tables.history(us, mv))
-                    }
                 } else if !noisy {
                     (Stage::QuietTactical, SCORE_QUIET_TACTICAL + exchange)
                 } else if exchange > 0 {
-                    (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + mvv)
+                    (Stage::GoodCaptures, SCORE_GOOD_CAPTURE + order)
                 } else if exchange == 0 {
-                    (Stage::EqualCaptures, SCORE_EQUAL_CAPTURE + mvv)
+                    (Stage::EqualCaptures, SCORE_EQUAL_CAPTURE + order)
                 } else {
-                    (Stage::BadCaptures, SCORE_BAD_CAPTURE + mvv)
+                    (Stage::BadCaptures, SCORE_BAD_CAPTURE + order)
                 };
                 list.push(
                     Picked {
@@ -657,6 +616,31 @@ impl<'a> MovePicker<'a> {
             false
         });
         any_legal
+    }
+}
+
+/// The order of a capture or promotion within its band of the quiescence and evasion lists:
+/// MVV-LVA (most valuable victim, least valuable attacker; a promotion adds its gain), or
+/// with `CaptureHistory` a plain capture by its victim first and then by what refuted
+/// positions before (as in the main search's capture stage).
+#[inline]
+fn band_order(
+    tables: &OrderingTables,
+    us: cozy_chess::Color,
+    piece: Piece,
+    mv: Move,
+    victim: Option<Piece>,
+) -> i32 {
+    match (victim, mv.promotion) {
+        (Some(v), None) if tables.use_capture_history => {
+            CAPTURE_VICTIM_WEIGHT * see_value(v)
+                + tables.capture_history(us, piece, mv.to, v) / CAPTURE_HISTORY_DIVISOR
+        }
+        _ => {
+            mvv_lva(victim, piece)
+                + mv.promotion
+                    .map_or(0, |p| (see_value(p) - see_value(Piece::Pawn)) * 8)
+        }
     }
 }
 

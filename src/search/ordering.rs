@@ -144,9 +144,6 @@ pub struct OrderingTables {
     /// the thread starts a search ([`Self::ensure_pawn_history`]), not with the tables: a
     /// helper thread without memory for it is left out. `None` until then.
     pub pawn: Option<Box<[[i16; 768]; PAWN_HISTORY_ROWS]>>,
-    /// Correction history: the static evaluation's learnt error by pawn structure and by
-    /// each side's pieces (`correction.rs`).
-    pub correction: super::correction::CorrectionHistory,
     /// Whether captures are ordered by victim and capture history instead of MVV-LVA (the
     /// `CaptureHistory` option, set by the searcher for each search).
     pub use_capture_history: bool,
@@ -171,7 +168,6 @@ impl OrderingTables {
             counters: Box::new([None; 769]),
             captures: Box::new([[[0; 6]; 64]; 12]),
             pawn: None,
-            correction: super::correction::CorrectionHistory::new(),
             use_capture_history: false,
         }
     }
@@ -203,7 +199,6 @@ impl OrderingTables {
         if let Some(pawn) = self.pawn.as_mut() {
             pawn.fill([0; 768]);
         }
-        self.correction.clear();
     }
 
     /// Capture history of `piece` (of `color`) taking a `victim` on `to`.

@@ -1,5 +1,5 @@
-//! The main search's decisions to prune or reduce (Steps 6, 7, 10a and the reductions of
-//! 10b), each a small function that returns what it decided and why, and the facts of a node
+//! The main search's decisions to prune or reduce (Steps 7 to 10, 14 and the reductions of
+//! 15), each a small function that returns what it decided and why, and the facts of a node
 //! that they read. The node itself, `negamax` in `alphabeta.rs`, carries them out.
 
 use cozy_chess::{BitBoard, Color, Move, Piece, Square};
@@ -81,11 +81,11 @@ impl Cut {
     };
 }
 
-/// What the move loop of a node reads and never changes (Steps 10 and 11).
+/// What the move loop of a node reads and never changes (Steps 13 to 16).
 pub(super) struct MoveLoop {
     pub(super) node: Node,
     pub(super) depth: i32,
-    /// The evaluation the pruning decisions use (Step 5).
+    /// The evaluation the pruning decisions use (Step 6).
     pub(super) eval: i32,
     pub(super) improving: bool,
     /// Quiet moves tried before late move pruning drops the rest.
@@ -98,18 +98,35 @@ pub(super) struct MoveLoop {
     pub(super) us: Color,
     pub(super) pruning: PruningOptions,
     pub(super) capture_history: bool,
+    /// The move tried first (the TT move, at the root the best so far).
+    pub(super) tt_move: Option<Move>,
     /// The TT move is a capture or a promotion.
     pub(super) tt_noisy: bool,
+    /// Plies added to (or taken from) the TT move's search: its singular extension.
+    pub(super) tt_extension: i32,
+    /// The move the node leaves out (while a singular extension tests the others).
+    pub(super) excluded: Option<Move>,
 }
 
-/// The moves a node searched before its cutoff, which the cutoff punishes (Step 11).
+/// What the shallow pruning (Step 14) makes of a move; a skipped move carries what `lull
+/// why` notes of it when it is the watched line's move.
+pub(super) enum Prune {
+    /// Search the move.
+    Search,
+    /// Skip this move.
+    Skip(Option<WhyKind>),
+    /// Skip this move and every quiet move after it (late move pruning).
+    SkipQuiets(Option<WhyKind>),
+}
+
+/// The moves a node searched before its cutoff, which the cutoff punishes (Step 16).
 #[derive(Default)]
 pub(super) struct Tried {
     pub(super) quiets: QuietsTried,
     pub(super) captures: CapturesTried,
 }
 
-/// One move of the loop, as Steps 10 and 11 see it.
+/// One move of the loop, as Steps 14 to 16 see it.
 #[derive(Clone, Copy)]
 pub(super) struct LoopMove {
     pub(super) mv: Move,
@@ -124,9 +141,22 @@ pub(super) struct LoopMove {
     pub(super) capture: Option<(Piece, Square, Piece)>,
 }
 
+impl Prune {
+    /// `Skip` when `prunes`, noting `why` when the move is on the watched line; else `Search`.
+    #[inline(always)]
+    fn skip_if(prunes: bool, on_line: bool, why: WhyKind) -> Self {
+        if prunes {
+            Self::Skip(on_line.then_some(why))
+        } else {
+            Self::Search
+        }
+    }
+}
+
 impl Searcher {
-    /// Step 10. What the move loop of `node` reads: its depth, eval and trend, the late
-    /// move pruning limit, the check squares, the watched line's move, the history context.
+    /// Step 13. What the move loop of `node` reads: its depth, eval and trend, the late
+    /// move pruning limit, the check squares, the watched line's move, the history context,
+    /// the TT move (its extension is the caller's to set) and the excluded move.
     pub(super) fn move_loop(
         &self,
         pos: &Position,
@@ -151,17 +181,20 @@ impl Searcher {
             check_squares: pos.check_squares(),
             line_move: node
                 .on_line
-                .then(|| self.why.as_deref().and_then(|w| w.line_move(ply)))
+                .then(|| self.record.why.as_deref().and_then(|w| w.line_move(ply)))
                 .flatten(),
             ctx: self.stack.quiet_context(ply),
             us: pos.side_to_move(),
             pruning: self.options.pruning,
             capture_history: self.tables.use_capture_history,
+            tt_move,
             tt_noisy: tt_move.is_some_and(|mv| pos.is_capture(mv) || mv.promotion.is_some()),
+            tt_extension: 0,
+            excluded: self.stack[ply].excluded,
         }
     }
 
-    /// Step 6a. Razoring: far below alpha at low depth, only a capture could lift the node
+    /// Step 7. Razoring: far below alpha at low depth, only a capture could lift the node
     /// to alpha; when the quiescence search says none does, the node fails low at once.
     pub(super) fn razoring(
         &mut self,
@@ -180,7 +213,7 @@ impl Searcher {
             return None;
         }
         let score = self.horizon(pos, alpha, alpha + 1, ply);
-        if self.stopped {
+        if self.clock.stopped {
             return Some(Cut::STOPPED);
         }
         (score <= alpha).then_some(Cut {
@@ -189,7 +222,7 @@ impl Searcher {
         })
     }
 
-    /// Step 6. Reverse futility pruning: far above beta at low depth, a quiet move will not
+    /// Step 8. Reverse futility pruning: far above beta at low depth, a quiet move will not
     /// bring the score below it.
     #[inline]
     pub(super) fn reverse_futility(
@@ -211,7 +244,7 @@ impl Searcher {
         })
     }
 
-    /// Step 7. Null-move pruning: if passing still fails high with a reduced search, a real
+    /// Step 9. Null-move pruning: if passing still fails high with a reduced search, a real
     /// move will too (not in pawn endings: zugzwang). Deep enough, the fail high is verified
     /// by the same reduced search without the null move.
     pub(super) fn null_move(
@@ -247,7 +280,7 @@ impl Searcher {
         let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
         self.stack[ply + 1].after_null = false;
         pos.undo();
-        if self.stopped {
+        if self.clock.stopped {
             return Some(Cut::STOPPED);
         }
         if score < beta {
@@ -266,7 +299,7 @@ impl Searcher {
         })
     }
 
-    /// Step 7b. ProbCut: a capture that beats beta by a margin in a shallow search (first
+    /// Step 10. ProbCut: a capture that beats beta by a margin in a shallow search (first
     /// the quiescence search, then depth - PROBCUT_REDUCTION) would beat beta in the full
     /// search too. Only captures whose SEE can reach the raised beta from the static eval
     /// are tried (the ProbCut picker); a TT entry from nearly as deep a search that scored
@@ -306,13 +339,13 @@ impl Searcher {
                 score = -self.negamax(pos, a, b, pc_depth, ply + 1, !node.cut_node);
             }
             pos.undo();
-            if self.stopped {
+            if self.clock.stopped {
                 return Some(Cut::STOPPED);
             }
             if score >= probcut_beta {
                 let key = pos.hash();
                 let stored_depth = pc_depth + 1;
-                self.tt.store(
+                self.shared.tt.store(
                     key,
                     Some(mv),
                     score,
@@ -330,9 +363,9 @@ impl Searcher {
         None
     }
 
-    /// Step 10a. Shallow pruning of one move: `None` searches it; otherwise it is skipped,
-    /// with what `lull why` notes when it is the watched line's move, and whether the picker
-    /// drops the remaining quiet moves too (late move pruning).
+    /// Step 14. Shallow pruning of one move: whether it is searched, skipped, or skipped with
+    /// the remaining quiet moves (late move pruning), and what `lull why` notes when it is
+    /// the watched line's move.
     #[inline(always)]
     pub(super) fn prune_move(
         &self,
@@ -342,7 +375,7 @@ impl Searcher {
         alpha: i32,
         tried: &Tried,
         searched: usize,
-    ) -> Option<(Option<WhyKind>, bool)> {
+    ) -> Prune {
         let (depth, mv) = (l.depth, m.mv);
         let on_line = l.line_move == Some(mv);
         let gives_check = || pos.may_give_check(mv, &l.check_squares);
@@ -358,7 +391,7 @@ impl Searcher {
                     -t[Tunable::SeeCaptureMargin] * depth * depth,
                 )
                 && !gives_check();
-            return prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false));
+            return Prune::skip_if(prunes, on_line, WhyKind::SeePruned);
         }
         // Late move pruning: enough quiet moves tried at low depth; the picker drops the
         // remaining quiet moves at once instead of yielding them. In `TacticalMode` only this
@@ -385,7 +418,11 @@ impl Searcher {
                     quiets_tried: tried.quiets.len() as i32,
                     limit: l.lmp_limit,
                 });
-            return Some((why, !keeps_checks));
+            return if keeps_checks {
+                Prune::Skip(why)
+            } else {
+                Prune::SkipQuiets(why)
+            };
         }
         // The depth this move would be searched to if the table alone reduced it: futility
         // and SEE pruning judge a late move by it, as Stockfish and Ethereal do.
@@ -402,7 +439,7 @@ impl Searcher {
                 eval: l.eval,
                 margin,
             };
-            return Some((on_line.then_some(why), false));
+            return Prune::Skip(on_line.then_some(why));
         }
         // History pruning: a late quiet move whose history says such moves fail here (not
         // killers or the counter-move, not checks).
@@ -412,7 +449,7 @@ impl Searcher {
                 let history = self.tables.quiet_score(l.us, mv, m.key, l.ctx);
                 if history < limit {
                     let why = WhyKind::HistoryPruned { history, limit };
-                    return Some((on_line.then_some(why), false));
+                    return Prune::Skip(on_line.then_some(why));
                 }
             }
         }
@@ -426,7 +463,7 @@ impl Searcher {
                 -t[Tunable::SeeQuietMargin] * lmr_depth * lmr_depth,
             )
             && !gives_check();
-        prunes.then(|| (on_line.then_some(WhyKind::SeePruned), false))
+        Prune::skip_if(prunes, on_line, WhyKind::SeePruned)
     }
 
     /// Late move reductions: plies by which a late quiet move (not a check) is searched

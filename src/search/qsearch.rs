@@ -109,11 +109,11 @@ impl Searcher {
     /// Quiescence search of `pos` in the window (`alpha`, `beta`), fail-soft: the one exit of
     /// every quiescence node, which counts why it ended and records it when tracing is on.
     pub(crate) fn qsearch(&mut self, pos: &mut Position, alpha: i32, beta: i32, at: QNode) -> i32 {
-        let traced = self.trace.is_some();
+        let traced = self.record.qtrace.is_on();
         if traced {
-            let mv = self.trace_move.take();
+            let mv = self.record.qtrace.next_move.take();
             let in_check = pos.in_check();
-            self.trace_event(QTrace::Enter {
+            self.record.qtrace.event(QTrace::Enter {
                 mv,
                 alpha,
                 beta,
@@ -122,9 +122,9 @@ impl Searcher {
             });
         }
         let (score, end) = self.qsearch_node(pos, alpha, beta, at);
-        self.stats.q_exit(end);
+        self.record.stats.q_exit(end);
         if traced {
-            self.trace_event(QTrace::Exit { score, end });
+            self.record.qtrace.event(QTrace::Exit { score, end });
         }
         score
     }
@@ -140,14 +140,14 @@ impl Searcher {
         let opts = self.options.qs;
         let QNode { ply, qply, .. } = at;
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply.min(MAX_PLY)] = 0;
+        self.pv.clear(ply);
 
         // Step 1. Count the node (statistics: q-nodes, q-ply histogram) and poll the clock.
-        self.stats.q_node(qply);
+        self.record.stats.q_node(qply);
         if self.poll() {
             return (0, QEnd::Stopped);
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.root.seldepth = self.root.seldepth.max(ply);
 
         // Step 2. Draws by rule: repetition, the fifty-move rule (not a mate on the hundredth
         // ply) and insufficient material. Captures reset the repetition window, so this is
@@ -160,8 +160,7 @@ impl Searcher {
         // Step 3. Caps against explosion: the ply limit of the PV table, the q-ply limit
         // (`QSearchMaxPly`) and the q-node budget (`QSearchMaxNodes`). A capped node is a leaf
         // scored by the static evaluation.
-        let node_budget_spent =
-            opts.max_nodes > 0 && self.stats.qnodes - self.qnodes_at_start > opts.max_nodes;
+        let node_budget_spent = opts.max_nodes > 0 && self.record.stats.qnodes > opts.max_nodes;
         if node_budget_spent {
             return (self.evaluate(pos), QEnd::NodeCap);
         }
@@ -194,8 +193,8 @@ impl Searcher {
         // The entry when not in check: its static evaluation and, for the stand pat, its score.
         let mut tt_entry = None;
         if use_tt {
-            let entry = self.tt.probe(key, ply);
-            self.stats.q_tt_probe(entry.is_some());
+            let entry = self.shared.tt.probe(key, ply);
+            self.record.stats.q_tt_probe(entry.is_some());
             if let Some(e) = entry {
                 tt_move = e.mv;
                 if !in_check {
@@ -213,10 +212,10 @@ impl Searcher {
         // pawn move with few enough pieces; only with `SyzygyProbeDepth` 1 (a larger value
         // asks for fewer probes, and the quiescence search is below every depth).
         if TB_PROBE_IN_QSEARCH
-            && self.tb_limit > 0
+            && self.root.tb_limit > 0
             && self.options.syzygy_probe_depth <= 1
             && pos.board().halfmove_clock() == 0
-            && pos.board().occupied().len() as usize <= self.tb_limit
+            && pos.board().occupied().len() as usize <= self.root.tb_limit
         {
             if let Some((score, bound)) = self.probe_wdl(pos, ply) {
                 if bound.settles(score, alpha, beta) {
@@ -234,16 +233,16 @@ impl Searcher {
         // What delta pruning measures from (Step 8b): the stand pat of the evaluation.
         let stand_pat;
         if in_check {
-            self.stats.evasion_nodes += 1;
+            self.record.stats.evasion_nodes += 1;
             static_eval = -INFINITY;
             best_score = -MATE + ply as i32;
             stand_pat = best_score;
         } else {
-            self.stats.standpat_nodes += 1;
+            self.record.stats.standpat_nodes += 1;
             static_eval = tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             // The stand pat is the evaluation corrected by the correction history (the TT
             // keeps it raw).
-            best_score = self.tables.correction.correct(pos.board(), static_eval);
+            best_score = self.correction.correct(pos.board(), static_eval);
 
             // Step 6a. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
             // what the opponent's captures would win if we passed (see `null_move_threat`).
@@ -253,7 +252,7 @@ impl Searcher {
                 && !pos.only_pawns(pos.side_to_move())
             {
                 best_score -= self.null_move_threat(pos, static_eval, alpha, beta, at);
-                if self.stopped {
+                if self.clock.stopped {
                     return (0, QEnd::Stopped);
                 }
             }
@@ -266,10 +265,11 @@ impl Searcher {
                 best_score = e.sharpen(best_score);
             }
 
-            self.trace_event(QTrace::StandPat(best_score));
+            self.record.qtrace.event(QTrace::StandPat(best_score));
             if best_score >= beta {
                 if use_tt && tt_entry.is_none() {
-                    self.tt
+                    self.shared
+                        .tt
                         .store(key, None, best_score, static_eval, 0, Bound::Lower, ply);
                 }
                 return (best_score, QEnd::StandPat);
@@ -301,24 +301,24 @@ impl Searcher {
                 // Steps 8a-8c. Recaptures only, delta pruning, SEE pruning (`QNode::pruned`).
                 let pruned = at.pruned(&opts, pos, mv, captured, see, stand_pat, alpha);
                 if let Some(reason) = pruned {
-                    self.stats.q_pruned(reason);
-                    self.trace_pruned(mv, reason);
+                    self.record.stats.q_pruned(reason);
+                    self.record.qtrace.pruned(mv, reason);
                     continue;
                 }
                 if captured.is_none() && mv.promotion.is_none() {
-                    self.stats.q_checks_searched += 1;
+                    self.record.stats.q_checks_searched += 1;
                 }
             }
 
             // Step 8d. Make the move and search the reply, one q-ply deeper.
-            if self.trace.is_some() {
-                self.trace_move = Some(mv);
+            if self.record.qtrace.is_on() {
+                self.record.qtrace.next_move = Some(mv);
             }
             self.make_move(pos, mv);
             let child = at.child(captured.map(|_| mv.to));
             let score = -self.qsearch(pos, -beta, -alpha, child);
             pos.undo();
-            if self.stopped {
+            if self.clock.stopped {
                 return (0, QEnd::Stopped);
             }
             searched += 1;
@@ -330,7 +330,7 @@ impl Searcher {
                 if score > alpha {
                     best_move = Some(mv);
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.pv.update(ply, mv);
                     if score >= beta {
                         break;
                     }
@@ -338,7 +338,7 @@ impl Searcher {
             }
         }
         if searched > 0 {
-            self.stats.q_expanded += 1;
+            self.record.stats.q_expanded += 1;
         }
         let end = if best_score >= beta {
             QEnd::BetaCutoff {
@@ -355,7 +355,7 @@ impl Searcher {
         // position can be mate).
         if use_tt {
             let bound = Bound::of(best_score, original_alpha, beta);
-            self.tt.store(
+            self.shared.tt.store(
                 key,
                 best_move,
                 best_score,
@@ -388,12 +388,12 @@ impl Searcher {
         if !self.make_null(pos) {
             return 0;
         }
-        self.stats.null_standpats += 1;
+        self.record.stats.null_standpats += 1;
         let e_null = self.evaluate(pos);
         let offset = static_eval + e_null;
         let q1 = self.qsearch(pos, offset - beta, offset - alpha, at.after_null());
         pos.undo();
-        if self.stopped {
+        if self.clock.stopped {
             return 0;
         }
         let q1 = q1.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
@@ -406,30 +406,8 @@ impl Searcher {
             .sum();
         let threat = (q1 - e_null).clamp(0, material);
         if threat > 0 {
-            self.stats.null_standpat_lowered += 1;
+            self.record.stats.null_standpat_lowered += 1;
         }
         threat
-    }
-}
-
-impl Searcher {
-    /// Records one event when tracing is on (up to the trace limit).
-    #[inline]
-    pub(crate) fn trace_event(&mut self, event: QTrace) {
-        if let Some(t) = &mut self.trace {
-            if t.len() < self.trace_limit {
-                t.push(event);
-            } else {
-                self.trace_truncated = true;
-            }
-        }
-    }
-
-    /// Records that `mv` was not searched, and why.
-    #[inline]
-    pub(crate) fn trace_pruned(&mut self, mv: Move, reason: QPrune) {
-        if self.trace.is_some() {
-            self.trace_event(QTrace::Pruned { mv, reason });
-        }
     }
 }

@@ -20,7 +20,7 @@ impl Searcher {
             .min(t[Tunable::HistoryBonusMax])
     }
 
-    /// Step 11b. The opponent's quiet move that led to the node at `ply`, where no move
+    /// Step 19. The opponent's quiet move that led to the node at `ply`, where no move
     /// of ours raised alpha, gains the bonus of a cutoff at `depth` in its histories.
     pub(super) fn reward_prior_quiet(&mut self, pos: &Position, ply: usize, depth: i32) {
         if let Some(prev) = self.stack[ply - 1].quiet_move {
@@ -64,7 +64,7 @@ impl Searcher {
             .update_quiet(us, mv, cont_key(us, piece, mv.to), ctx, bonus);
     }
 
-    /// Step 13. A node's result (`score` with its `bound`) against its static evaluation
+    /// Step 21. A node's result (`score` with its `bound`) against its static evaluation
     /// teaches the correction history: not after a capture or promotion as best move (the
     /// evaluation was not wrong about the quiet position), no mate or tablebase score, and
     /// only when the bound says the error points the way it does.
@@ -82,8 +82,7 @@ impl Searcher {
         if noisy || wrong_way || score.abs() >= TB_BOUND {
             return;
         }
-        self.tables
-            .correction
+        self.correction
             .update(pos.board(), depth, score - static_eval);
     }
 }

@@ -109,7 +109,7 @@ pub struct SearchOptions {
     /// instead of MVV-LVA (off by default until a match says it gains).
     pub capture_history: bool,
     /// `SingularExtensions`: a TT move much better than every other move is searched deeper
-    /// (Step 9b, with multi-cut and negative extensions).
+    /// (Step 12, with multi-cut and negative extensions).
     pub singular_extensions: bool,
     /// A TT move found singular is searched a ply (or two) deeper. Off in `TacticalMode`, where
     /// the singular test still cuts (multi-cut) and shortens (negative extensions) but never
@@ -199,9 +199,9 @@ impl SearchOptions {
 /// technique is skipped as if its condition never held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PruningOptions {
-    /// `ReverseFutility`: a node far above beta at low depth returns at once (Step 6).
+    /// `ReverseFutility`: a node far above beta at low depth returns at once (Step 8).
     pub reverse_futility: bool,
-    /// `NullMovePruning`: a node where passing still fails high returns (Step 7).
+    /// `NullMovePruning`: a node where passing still fails high returns (Step 9).
     pub null_move: bool,
     /// `Razoring`: a node far below alpha at low depth that the quiescence search cannot
     /// lift to alpha returns at once (6a).

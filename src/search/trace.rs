@@ -84,3 +84,54 @@ pub enum QTrace {
         end: QEnd,
     },
 }
+
+/// The recorder of a traced quiescence search: off (no events) unless a caller started it.
+#[derive(Default)]
+pub(super) struct QTraceRecorder {
+    /// The events so far, when tracing.
+    pub(super) events: Option<Vec<QTrace>>,
+    /// The move about to be searched: the next `Enter` names it.
+    pub(super) next_move: Option<Move>,
+    /// Events recorded at most.
+    limit: usize,
+    /// Whether events were dropped at the limit.
+    pub(super) truncated: bool,
+}
+
+impl QTraceRecorder {
+    /// Records up to `limit` events from now on (nothing when `limit` is 0).
+    pub(super) fn start(&mut self, limit: usize) {
+        *self = Self {
+            events: (limit > 0).then(Vec::new),
+            next_move: None,
+            limit,
+            truncated: false,
+        };
+    }
+
+    /// Whether tracing is on.
+    #[inline]
+    pub(super) fn is_on(&self) -> bool {
+        self.events.is_some()
+    }
+
+    /// Records one event when tracing is on (up to the limit).
+    #[inline]
+    pub(super) fn event(&mut self, event: QTrace) {
+        if let Some(t) = &mut self.events {
+            if t.len() < self.limit {
+                t.push(event);
+            } else {
+                self.truncated = true;
+            }
+        }
+    }
+
+    /// Records that `mv` was not searched, and why.
+    #[inline]
+    pub(super) fn pruned(&mut self, mv: Move, reason: QPrune) {
+        if self.is_on() {
+            self.event(QTrace::Pruned { mv, reason });
+        }
+    }
+}
