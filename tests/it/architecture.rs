@@ -685,3 +685,21 @@ fn the_architecture_module_table_is_the_import_scan() {
         }
     }
 }
+
+#[test]
+fn the_protocol_skins_stay_short() {
+    let protocol = src().join("protocol");
+    for skin in ["uci.rs", "xboard.rs"] {
+        let lines = fs::read_to_string(protocol.join(skin))
+            .unwrap()
+            .lines()
+            .count();
+        assert!(lines > 100, "the measure reads the whole skin: {skin}");
+        assert!(lines <= 800, "protocol/{skin} has {lines} lines");
+    }
+    // The command loop and the output have modules of their own.
+    let shared = code(&protocol.join("mod.rs"));
+    for item in ["fn run_loop", "fn say", "fn read_line_bounded"] {
+        assert!(!shared.contains(item), "protocol/mod.rs holds {item}");
+    }
+}
