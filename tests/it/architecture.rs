@@ -703,3 +703,38 @@ fn the_protocol_skins_stay_short() {
         assert!(!shared.contains(item), "protocol/mod.rs holds {item}");
     }
 }
+
+/// `src/tools/` is grouped by job: beside `mod.rs` and the command-line helpers of `cli.rs`
+/// it holds only folders, each a group whose `mod.rs` opens with a module comment that says
+/// what job the group serves.
+#[test]
+fn the_tools_are_grouped_by_job() {
+    let tools = src().join("tools");
+    let mut groups = Vec::new();
+    for entry in fs::read_dir(&tools).expect("read src/tools") {
+        let path = entry.expect("dir entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            groups.push(name);
+        } else {
+            assert!(
+                name == "mod.rs" || name == "cli.rs",
+                "src/tools/{name} is a file outside the groups"
+            );
+        }
+    }
+    assert!(groups.len() >= 4, "groups found: {groups:?}");
+    for group in &groups {
+        let text = fs::read_to_string(tools.join(group).join("mod.rs"))
+            .unwrap_or_else(|e| panic!("src/tools/{group}/mod.rs: {e}"));
+        let comment: Vec<&str> = text
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| l.trim_start_matches("//!"))
+            .collect();
+        assert!(
+            comment.join(" ").split_whitespace().count() >= 8,
+            "src/tools/{group}/mod.rs does not open with a `//!` comment that says its job"
+        );
+    }
+}

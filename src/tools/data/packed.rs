@@ -332,9 +332,9 @@ mod tests {
     fn suite_boards() -> Vec<Board> {
         let mut boards = Vec::new();
         for text in [
-            include_str!("../../assets/perft/cpw_perft_positions.epd"),
-            include_str!("../../assets/perft/ethereal_standard.epd"),
-            include_str!("../../assets/perft/frc_perftsuite.epd"),
+            include_str!("../../../assets/perft/cpw_perft_positions.epd"),
+            include_str!("../../../assets/perft/ethereal_standard.epd"),
+            include_str!("../../../assets/perft/frc_perftsuite.epd"),
         ] {
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
                 let fen = line.split(';').next().unwrap().trim();

@@ -27,16 +27,16 @@ use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
 use crate::san::{line_to_san, move_to_san};
 use crate::search::{Engine, SearchResult, SearchStats};
 use crate::time::Limits;
-use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::{check_engine_options, fail, quiet_engine};
-use crate::tools::datagen::Rng;
-use crate::tools::progress::progress_bar;
+use crate::tools::common::atomic::{check_output, write_atomic};
+use crate::tools::common::progress::progress_bar;
+use crate::tools::data::datagen::Rng;
+use crate::tools::teaching::why::{diagnose, Cause, Diagnosis};
 use crate::tools::uci_score_text;
-use crate::tools::why::{diagnose, Cause, Diagnosis};
 
 /// Win At Chess (300 positions), embedded: jdart1/arasan-chess @ 36774cd, `tests/wacnew.epd`,
 /// with Arasan's corrections.
-pub const WAC_EPD: &str = include_str!("../../assets/wac.epd");
+pub const WAC_EPD: &str = include_str!("../../../assets/wac.epd");
 
 /// Milliseconds per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;

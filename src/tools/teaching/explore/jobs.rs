@@ -1,5 +1,5 @@
 //! The searches `lull explore` runs: a table of jobs, each a horizon pair (the same search
-//! without and with the quiescence search, as [`crate::tools::horizon`] does it) plus the
+//! without and with the quiescence search, as [`crate::tools::teaching::horizon`] does it) plus the
 //! quiescence tree at the horizon, on its own thread with its own [`Engine`]s. A job's
 //! progress can be read while it runs, and it can be stopped; several run at once (one per
 //! browser tab), each independent of the others.
@@ -27,7 +27,7 @@ use crate::san::move_to_san;
 use crate::search::{Control, Engine, SearchReport, SearchResult};
 use crate::time::Limits;
 use crate::tools::cli::quiet_engine;
-use crate::tools::qtree::{qtree, QChild, QNode, QTree};
+use crate::tools::teaching::qtree::{qtree, QChild, QNode, QTree};
 
 /// Hash of each engine a job runs, in MiB.
 pub const JOB_HASH_MIB: usize = 16;
@@ -925,7 +925,7 @@ mod tests {
     fn the_watcher_stops_an_engine_started_after_the_stop_and_at_its_budget() {
         let mut engine = options_engine(&Vec::new(), Some(true)).unwrap();
         let control = engine.control();
-        let pos = Position::from_fen(crate::tools::horizon::HORIZON_FEN).unwrap();
+        let pos = Position::from_fen(crate::tools::teaching::horizon::HORIZON_FEN).unwrap();
         let forever = Limits {
             infinite: true,
             ..Limits::default()
@@ -960,7 +960,7 @@ mod tests {
     fn a_job_runs_the_pair_and_the_tree() {
         let table = JobTable::new();
         let req = SearchRequest {
-            pos: Position::from_fen(crate::tools::horizon::HORIZON_FEN).unwrap(),
+            pos: Position::from_fen(crate::tools::teaching::horizon::HORIZON_FEN).unwrap(),
             depth: 1,
             options: Vec::new(),
             options_b: None,

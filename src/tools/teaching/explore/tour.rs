@@ -34,7 +34,7 @@ pub fn tour() -> Vec<TourStop> {
         TourStop {
             id: "refuted-capture",
             title: "The capture refuted one ply later",
-            fen: crate::tools::horizon::HORIZON_FEN,
+            fen: crate::tools::teaching::horizon::HORIZON_FEN,
             depth: 1,
             options: vec![],
             options_b: None,
@@ -63,7 +63,7 @@ pub fn tour() -> Vec<TourStop> {
         TourStop {
             id: "overloaded-defender",
             title: "The overloaded defender",
-            fen: crate::tools::qtree::QTREE_FEN,
+            fen: crate::tools::teaching::qtree::QTREE_FEN,
             depth: 2,
             options: vec![("Use NNUE", "false")],
             options_b: None,

@@ -644,7 +644,7 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
     let mut written = Vec::new();
     let write = |name: &str, text: &str, written: &mut Vec<String>| -> Result<(), String> {
         let p = out.join(name);
-        crate::tools::atomic::write_atomic(&p, text.as_bytes())?;
+        crate::tools::common::atomic::write_atomic(&p, text.as_bytes())?;
         written.push(name.to_string());
         Ok(())
     };
@@ -718,7 +718,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
             }
         }
     }
-    if let Err(e) = crate::tools::atomic::check_output(&dir.join("index.html"), &[]) {
+    if let Err(e) = crate::tools::common::atomic::check_output(&dir.join("index.html"), &[]) {
         return fail(1, format!("cannot write {}: {e}", args.out.display()));
     }
     let command = std::iter::once("lull".to_string())

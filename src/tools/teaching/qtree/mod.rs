@@ -133,7 +133,7 @@ pub fn run_qtree(args: &QtreeArgs) -> Result<String, String> {
 /// output cannot be written.
 pub fn run(args: QtreeArgs) -> ExitCode {
     if let Some(path) = &args.output {
-        if let Err(e) = crate::tools::atomic::check_output(path, &[]) {
+        if let Err(e) = crate::tools::common::atomic::check_output(path, &[]) {
             return fail(1, e);
         }
     }
@@ -142,7 +142,7 @@ pub fn run(args: QtreeArgs) -> ExitCode {
         Err(e) => return fail(2, e),
     };
     let written = match &args.output {
-        Some(path) => crate::tools::atomic::write_atomic(path, doc.as_bytes()),
+        Some(path) => crate::tools::common::atomic::write_atomic(path, doc.as_bytes()),
         None => {
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();

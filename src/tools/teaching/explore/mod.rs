@@ -4,8 +4,8 @@
 //! page ([`api::PAGE_HTML`] with its script and style sheet, embedded: no network at run
 //! time) and a JSON API ([`api`]). The page sets up a position (a FEN, or moves clicked on
 //! the board), switches the quiescence options and the depth, and runs a job ([`jobs`]): the
-//! horizon pair of [`crate::tools::horizon`] (the same search without and with the
-//! quiescence search) and the quiescence tree (of [`crate::tools::qtree`]) where the search
+//! horizon pair of [`crate::tools::teaching::horizon`] (the same search without and with the
+//! quiescence search) and the quiescence tree (of [`crate::tools::teaching::qtree`]) where the search
 //! without it stopped. Jobs run on their own threads and can be stopped; each browser tab
 //! has its own.
 //!

@@ -6,8 +6,8 @@ use super::{
     color_name, escape, header_lines, hidden_text, pv_mark, result_text, truncation_text,
     window_text,
 };
-use crate::tools::qtree::tree::{QChild, QNode, QTree};
 use crate::tools::signed_score_text;
+use crate::tools::teaching::qtree::tree::{QChild, QNode, QTree};
 
 /// The tree as a Graphviz digraph: one node statement per tree node (searched nodes solid,
 /// pruned leaves dashed, the PV bold), edges from parent to child.

@@ -7,8 +7,8 @@ use cozy_chess::Color;
 use super::{header_lines, hidden_text, pv_mark, result_text, truncation_text, window_text};
 use crate::position::board_ascii;
 use crate::position::Position;
-use crate::tools::qtree::tree::{QChild, QNode, QTree};
 use crate::tools::signed_score_text;
+use crate::tools::teaching::qtree::tree::{QChild, QNode, QTree};
 
 /// The indented text tree: a header, the board, then one node per line.
 pub fn render_text(tree: &QTree, pos: &Position) -> String {

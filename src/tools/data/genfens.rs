@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use crate::epd::read_epd_file;
 use crate::position::Position;
-use crate::tools::datagen::{random_opening, Rng};
+use crate::tools::data::datagen::{random_opening, Rng};
 
 /// Random plies played after the start position: this many, or one more (drawn per position).
 pub const GENFENS_PLIES: usize = 8;

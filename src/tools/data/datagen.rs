@@ -13,7 +13,7 @@
 //! material) or by adjudication on the scores, as match tools do. Every game has its own
 //! random generator (from the seed and its number) and a cleared engine, so the output is the
 //! same for a seed whatever the number of threads. With `--format bin` the positions are
-//! written as the 32-byte records of [`crate::tools::packed`] instead, for `lull train`.
+//! written as the 32-byte records of [`crate::tools::data::packed`] instead, for `lull train`.
 
 use std::io::{self, Seek, Write};
 use std::path::PathBuf;
@@ -29,9 +29,9 @@ use crate::tablebase::Tablebases;
 use crate::tablebase::Wdl;
 use crate::time::Limits;
 use crate::tools::cli::{apply_engine_options, fail, read_book};
-use crate::tools::gameformat::{Entry, SeqGame, ShardHeader, ShardWriter, TrainingFilter};
-use crate::tools::packed::{result_code, PackedRecord};
-use crate::tools::progress::progress_bar;
+use crate::tools::common::progress::progress_bar;
+use crate::tools::data::gameformat::{Entry, SeqGame, ShardHeader, ShardWriter, TrainingFilter};
+use crate::tools::data::packed::{result_code, PackedRecord};
 
 /// Settings of a data-generation run.
 #[derive(Clone, Debug)]
@@ -201,9 +201,9 @@ pub enum DataFormat {
     /// Text lines, `<FEN> | <result> | <score>` (for `lull tune`).
     #[default]
     Text,
-    /// 32-byte packed records ([`crate::tools::packed`], for `lull train`).
+    /// 32-byte packed records ([`crate::tools::data::packed`], for `lull train`).
     Bin,
-    /// A game shard ([`crate::tools::gameformat`]): every searched position with its move and
+    /// A game shard ([`crate::tools::data::gameformat`]): every searched position with its move and
     /// score, about 4 bytes a position; the trainer filters when it reads.
     Games,
 }
@@ -639,7 +639,7 @@ pub fn write_shard(
     if engine.use_nnue() {
         header.net_hash = engine
             .network()
-            .map_or(0, |n| crate::tools::gameformat::fnv1a(&n.to_bytes()));
+            .map_or(0, |n| crate::tools::data::gameformat::fnv1a(&n.to_bytes()));
     }
     let mut writer = ShardWriter::new(out, header)?;
     let summary = datagen_with(
@@ -690,10 +690,10 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         eprintln!("warning: {e}: each game is played with a smaller hash table");
     }
     let inputs: Vec<&std::path::Path> = args.book.iter().map(|p| p.as_path()).collect();
-    if let Err(e) = crate::tools::atomic::check_output(&args.output, &inputs) {
+    if let Err(e) = crate::tools::common::atomic::check_output(&args.output, &inputs) {
         return fail(2, e);
     }
-    let mut out = match crate::tools::atomic::AtomicFile::create(&args.output) {
+    let mut out = match crate::tools::common::atomic::AtomicFile::create(&args.output) {
         Ok(f) => f,
         Err(e) => return fail(2, e),
     };
@@ -795,7 +795,7 @@ mod tests {
         // The binary format holds the same positions, results and scores.
         let mut bin = Vec::new();
         datagen_as(&config, &[], &mut bin, DataFormat::Bin, |_, _| {}).unwrap();
-        let records = crate::tools::packed::records_from_bytes(&bin).unwrap();
+        let records = crate::tools::data::packed::records_from_bytes(&bin).unwrap();
         assert_eq!(records.len(), lines.len());
         for (record, line) in records.iter().zip(&lines) {
             let (fen, result, score) = fields(line);
@@ -822,7 +822,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("lull-datagen-{}.games", std::process::id()));
         let file = std::fs::File::create(&path).unwrap();
         let again = write_shard(&config, &[], file, |_, _| {}).unwrap();
-        let shard = crate::tools::gameformat::read_shard(&path).unwrap();
+        let shard = crate::tools::data::gameformat::read_shard(&path).unwrap();
         let _ = std::fs::remove_file(&path);
         assert!(shard.problems().is_empty(), "{:?}", shard.problems());
         let h = &shard.header;
@@ -838,7 +838,7 @@ mod tests {
             .games
             .iter()
             .flat_map(|g| &g.entries)
-            .all(|e| e.mv.is_some() && e.score != crate::tools::gameformat::NO_SCORE));
+            .all(|e| e.mv.is_some() && e.score != crate::tools::data::gameformat::NO_SCORE));
         // The trainer's filter gives back the text lines of the same seed.
         let lines: Vec<String> = shard
             .games
@@ -900,7 +900,7 @@ mod tests {
         assert!(!lines.is_empty());
         let mut with_rights = 0;
         for (line, (fen, _, _)) in lines.iter().zip(&game.positions()) {
-            let (board, _, _) = crate::tools::tune::parse_line(line).expect(line);
+            let (board, _, _) = crate::tools::training::tune::parse_line(line).expect(line);
             assert_eq!(&board, Position::from_fen(fen).unwrap().board(), "{line}");
             with_rights += usize::from(board.castle_rights(Color::White).short.is_some());
         }

@@ -14,8 +14,8 @@ use cozy_chess::{Board, Color};
 
 use crate::eval::layout::{render_weights, TEMPO, WEIGHTS};
 use crate::eval::{EvalTrace, PHASE_TOTAL, S};
-use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::{fail, warn_skipped};
+use crate::tools::common::atomic::{check_output, write_atomic};
 
 /// Settings of a tuning run.
 #[derive(Clone, Debug)]
@@ -658,7 +658,7 @@ mod tests {
     /// A synthetic set: random sparse features, results drawn from `sigmoid(k0 * eval)` of
     /// hidden weights (as expected scores, so the best fit is known).
     fn synthetic(n: usize, k0: f64) -> (Vec<Entry>, Vec<[f64; 2]>) {
-        let mut rng = crate::tools::datagen::Rng::new(11);
+        let mut rng = crate::tools::data::datagen::Rng::new(11);
         let hidden: Vec<[f64; 2]> = (0..NUM_WEIGHTS)
             .map(|i| {
                 if i < 12 {
@@ -850,14 +850,14 @@ mod tests {
         let start = "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1";
         let pos = crate::position::Position::from_fen(start).unwrap();
         let mv = pos.parse_uci_move("a1b3").unwrap();
-        let line = crate::tools::datagen::GameRecord {
+        let line = crate::tools::data::datagen::GameRecord {
             result: 0.5,
-            ending: crate::tools::datagen::Ending::MaxPlies,
+            ending: crate::tools::data::datagen::Ending::MaxPlies,
             plies: 0,
-            game: crate::tools::gameformat::SeqGame {
+            game: crate::tools::data::gameformat::SeqGame {
                 start: pos.board().clone(),
                 result: 1,
-                entries: vec![crate::tools::gameformat::Entry {
+                entries: vec![crate::tools::data::gameformat::Entry {
                     mv: Some(mv),
                     score: 7,
                     marked: false,

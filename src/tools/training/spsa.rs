@@ -27,7 +27,7 @@ use crate::search::Engine;
 use crate::tablebase::Tablebases;
 use crate::time::Limits;
 use crate::tools::cli::{apply_engine_options, fail, read_book};
-use crate::tools::datagen::{play_out, random_opening, DatagenConfig, Rng};
+use crate::tools::data::datagen::{play_out, random_opening, DatagenConfig, Rng};
 
 /// OpenBench's exponent of the perturbation's decay (γ).
 const GAMMA: f64 = 0.101;
@@ -385,7 +385,7 @@ pub struct SpsaArgs {
 }
 
 fn write_numbers(path: &Path, t: &Tunables, comment: &str) -> Result<(), String> {
-    crate::tools::atomic::write_atomic(path, format_tunables(t, comment).as_bytes())
+    crate::tools::common::atomic::write_atomic(path, format_tunables(t, comment).as_bytes())
 }
 
 /// `lull spsa`.
@@ -454,7 +454,7 @@ pub fn run(args: SpsaArgs) -> ExitCode {
             .chain(&args.start)
             .map(|p| p.as_path())
             .collect();
-        if let Err(e) = crate::tools::atomic::check_output(out, &inputs) {
+        if let Err(e) = crate::tools::common::atomic::check_output(out, &inputs) {
             return fail(2, e);
         }
     }

@@ -20,7 +20,7 @@
 //!   124..128 CRC-32 (IEEE) of bytes 0..124
 //! game block
 //!   0..2     n, u16: positions in the game (1 ..= 8192)
-//!   2..34    the first position as a 32-byte packed record ([`crate::tools::packed`]) with
+//!   2..34    the first position as a 32-byte packed record ([`crate::tools::data::packed`]) with
 //!            the game's result in its byte 30; its score bytes are 0
 //!   34..     n entries of 4 bytes, one per position in order: move u16, score i16
 //!   then     CRC-32 (IEEE) of the block's bytes before it, u32
@@ -48,7 +48,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
 
 use crate::params::MATE_BOUND;
-use crate::tools::packed::{PackedRecord, RECORD_SIZE};
+use crate::tools::data::packed::{PackedRecord, RECORD_SIZE};
 
 /// The shard's magic bytes.
 pub const MAGIC: &[u8; 8] = b"LULLGAME";
@@ -834,7 +834,7 @@ impl GameBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::datagen::Rng;
+    use crate::tools::data::datagen::Rng;
 
     #[test]
     fn crc32_matches_the_standard_check_value() {
@@ -866,8 +866,11 @@ mod tests {
     #[test]
     fn a_game_block_round_trips_and_its_checksum_guards_it() {
         let mut rng = Rng::new(9);
-        let game =
-            crate::tools::gameformat::tests_support::random_game(&Board::default(), 40, &mut rng);
+        let game = crate::tools::data::gameformat::tests_support::random_game(
+            &Board::default(),
+            40,
+            &mut rng,
+        );
         let bytes = game.to_bytes();
         assert_eq!(bytes.len(), block_size(game.entries.len()));
         match read_block(&bytes) {
@@ -950,7 +953,7 @@ mod tests {
 #[cfg(test)]
 pub mod tests_support {
     use super::*;
-    use crate::tools::datagen::Rng;
+    use crate::tools::data::datagen::Rng;
 
     /// A game of up to `plies` random legal moves from `start` (fewer if it ends), with a
     /// random score per position (some with none, some marked) and a random result; moves that

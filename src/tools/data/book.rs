@@ -15,9 +15,9 @@ use crate::book::pgn::PgnReader;
 use crate::book::{play_moves, polyglot_key, write_entries, Book, Probe};
 use crate::position::{move_to_uci, Position, STARTPOS_FEN};
 use crate::san::move_to_san;
-use crate::tools::atomic::{check_output, AtomicFile};
 use crate::tools::cli::{fail, position_from_words};
-use crate::tools::progress::progress_bar;
+use crate::tools::common::atomic::{check_output, AtomicFile};
+use crate::tools::common::progress::progress_bar;
 
 /// Arguments of `lull book`.
 #[derive(Clone, Debug, clap::Args)]

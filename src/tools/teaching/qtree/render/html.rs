@@ -12,8 +12,8 @@ use super::{
 };
 use crate::position::{shorten, Position};
 use crate::search::QEnd;
-use crate::tools::qtree::tree::{QChild, QNode, QTree};
 use crate::tools::signed_score_text;
+use crate::tools::teaching::qtree::tree::{QChild, QNode, QTree};
 
 /// The style sheet of the page.
 const HTML_STYLE: &str = include_str!("qtree.css");

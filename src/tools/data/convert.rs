@@ -1,6 +1,6 @@
 //! `lull data`: the training data files of `lull train`. `lull data convert IN OUT` packs the
 //! text lines of `lull datagen` (`<FEN> | <result> | <score>`) into 32-byte records
-//! ([`crate::tools::packed`]); `lull data merge -o OUT IN...` reads several shards (text or
+//! ([`crate::tools::data::packed`]); `lull data merge -o OUT IN...` reads several shards (text or
 //! binary), shuffles their records with a seed (Fisher–Yates) and writes a training file and
 //! a validation file (`OUT.valid`).
 //!
@@ -13,12 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::lines::Lines;
-use crate::tools::atomic::{check_output, AtomicFile};
 use crate::tools::cli::{fail, warn_skipped};
-use crate::tools::datagen::Rng;
-use crate::tools::packed::{read_records, write_records, PackedRecord, BLACK_WIN, WHITE_WIN};
-use crate::tools::progress::progress_bar;
-use crate::tools::tune::parse_line;
+use crate::tools::common::atomic::{check_output, AtomicFile};
+use crate::tools::common::progress::progress_bar;
+use crate::tools::data::datagen::Rng;
+use crate::tools::data::packed::{read_records, write_records, PackedRecord, BLACK_WIN, WHITE_WIN};
+use crate::tools::training::tune::parse_line;
 
 /// Arguments of `lull data`.
 #[derive(Clone, Debug, clap::Args)]
@@ -38,11 +38,11 @@ pub enum DataCommand {
     /// validation file (OUT.valid).
     Merge(MergeArgs),
     /// Write data files (text, packed, OpenBench PGN, shards) into one game shard.
-    Import(crate::tools::shard::ImportArgs),
+    Import(crate::tools::data::shard::ImportArgs),
     /// Write the positions of data files (shards, ...) as text lines or packed records.
-    Export(crate::tools::shard::ExportArgs),
+    Export(crate::tools::data::shard::ExportArgs),
     /// List what data directories or files hold; damaged shards are named (exit code 1).
-    Status(crate::tools::shard::StatusArgs),
+    Status(crate::tools::data::shard::StatusArgs),
 }
 
 /// Arguments of `lull data convert`.
@@ -99,9 +99,9 @@ pub fn run(args: DataArgs) -> ExitCode {
     match args.command {
         DataCommand::Convert(args) => cmd_convert(&args),
         DataCommand::Merge(args) => cmd_merge(&args),
-        DataCommand::Import(args) => crate::tools::shard::cmd_import(&args),
-        DataCommand::Export(args) => crate::tools::shard::cmd_export(&args),
-        DataCommand::Status(args) => crate::tools::shard::cmd_status(&args),
+        DataCommand::Import(args) => crate::tools::data::shard::cmd_import(&args),
+        DataCommand::Export(args) => crate::tools::data::shard::cmd_export(&args),
+        DataCommand::Status(args) => crate::tools::data::shard::cmd_status(&args),
     }
 }
 
@@ -225,8 +225,8 @@ pub fn convert_text(
 pub fn read_any(path: &Path) -> Result<Vec<PackedRecord>, String> {
     crate::lines::check_input_file(path)?;
     refuse_compressed(path)?;
-    if crate::tools::shard::file_kind(path)? == crate::tools::shard::FileKind::Shard {
-        return crate::tools::shard::shard_records(path, Default::default());
+    if crate::tools::data::shard::file_kind(path)? == crate::tools::data::shard::FileKind::Shard {
+        return crate::tools::data::shard::shard_records(path, Default::default());
     }
     if is_binary(path)? {
         // Records are read whole: only from a regular file (`/dev/zero` never ends).
@@ -477,7 +477,7 @@ mod tests {
         assert_eq!(summary.wdl, [0, 1, 1]);
         assert_eq!(errors.len(), 1);
         assert!(errors[0].starts_with("line 3:"), "{errors:?}");
-        let recs = crate::tools::packed::records_from_bytes(&out).unwrap();
+        let recs = crate::tools::data::packed::records_from_bytes(&out).unwrap();
         let (board, result, score) = recs[1].decode().unwrap();
         assert_eq!(
             board,

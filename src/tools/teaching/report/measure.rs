@@ -14,7 +14,7 @@ use crate::position::Position;
 use crate::search::{Engine, SearchStats};
 use crate::time::Limits;
 use crate::tools::cli::quiet_engine;
-use crate::tools::solve::{judgeable, solve, SolveConfig, SolveEvent, WAC_EPD};
+use crate::tools::testing::solve::{judgeable, solve, SolveConfig, SolveEvent, WAC_EPD};
 
 /// One option set of the report: the default or one quiescence option switched.
 #[derive(Clone, Debug, Serialize)]

@@ -194,8 +194,8 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     let mut out = match &args.holdout_out {
         Some(p) => {
             let inputs: Vec<&std::path::Path> = args.files.iter().map(|f| f.as_path()).collect();
-            crate::tools::atomic::check_output(p, &inputs)?;
-            Some(crate::tools::atomic::AtomicFile::create(p)?)
+            crate::tools::common::atomic::check_output(p, &inputs)?;
+            Some(crate::tools::common::atomic::AtomicFile::create(p)?)
         }
         None => None,
     };

@@ -1,9 +1,9 @@
 //! `lull data import`, `lull data export` and `lull data status`: game shards
-//! ([`crate::tools::gameformat`]) from and to the other data formats, and what a data
+//! ([`crate::tools::data::gameformat`]) from and to the other data formats, and what a data
 //! directory holds.
 //!
 //! - `import -o OUT IN...` reads text lines (`<FEN> | <result> | <score>`), 32-byte packed
-//!   records, PGN files (OpenBench's data-generation games: see [`crate::tools::obpgn`]) and
+//!   records, PGN files (OpenBench's data-generation games: see [`crate::tools::data::obpgn`]) and
 //!   other shards, and writes one shard. Single positions in game order are joined back into
 //!   games where one legal move (or two, with the position between them stored without a
 //!   score) leads from one to the next with the same result; other positions start a new
@@ -23,13 +23,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::tools::cli::fail;
-use crate::tools::gameformat::{
+use crate::tools::common::progress::progress_bar;
+use crate::tools::data::gameformat::{
     is_shard, read_shard, GameBuilder, SeqGame, ShardHeader, ShardWriter, TrainingFilter,
 };
-use crate::tools::obpgn;
-use crate::tools::packed::{result_code, PackedRecord, RECORD_SIZE};
-use crate::tools::progress::progress_bar;
-use crate::tools::tune::parse_line;
+use crate::tools::data::obpgn;
+use crate::tools::data::packed::{result_code, PackedRecord, RECORD_SIZE};
+use crate::tools::training::tune::parse_line;
 
 /// The kinds of data file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Games of OpenBench's data-generation workloads (and of match runners that write the same
-//! comments) read as shard games ([`crate::tools::gameformat`]).
+//! comments) read as shard games ([`crate::tools::data::gameformat`]).
 //!
 //! OpenBench plays a DATAGEN workload from the engine's `genfens` openings and sends back PGN
 //! games whose move comments carry the engine's score and depth (`+0.31/12`, `-M5/20`, from
@@ -20,7 +20,7 @@ use crate::book::pgn::{parse_movetext_with_comments, Outcome, PgnReader};
 use crate::params::MATE;
 use crate::position::parse_fen;
 use crate::san::parse_san;
-use crate::tools::gameformat::{Entry, SeqGame, NO_SCORE};
+use crate::tools::data::gameformat::{Entry, SeqGame, NO_SCORE};
 
 /// What one move comment says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

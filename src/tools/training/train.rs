@@ -1,5 +1,5 @@
 //! `lull train`: trains the (768 -> N) x 2 -> 1 SCReLU network of docs/nnue.md on packed
-//! positions ([`crate::tools::packed`]) and writes it quantised in the `.nnue` format that
+//! positions ([`crate::tools::data::packed`]) and writes it quantised in the `.nnue` format that
 //! the engine reads: the format (magic, version, sizes, `QA`, `QB`, `SCALE`, the output
 //! bucket formula) is the engine's own, [`crate::nnue::format`], defined once.
 //!
@@ -33,12 +33,12 @@ use crate::nnue::format::{
     bucketed_file_size, output_bucket, INPUTS, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE, VERSION,
     VERSION_BUCKETED,
 };
-use crate::tools::atomic::{check_output, write_atomic};
 use crate::tools::cli::fail;
-use crate::tools::data::{read_any, shuffle};
-use crate::tools::datagen::Rng;
-use crate::tools::packed::PackedRecord;
-use crate::tools::progress::progress_bar;
+use crate::tools::common::atomic::{check_output, write_atomic};
+use crate::tools::common::progress::progress_bar;
+use crate::tools::data::convert::{read_any, shuffle};
+use crate::tools::data::datagen::Rng;
+use crate::tools::data::packed::PackedRecord;
 
 /// Every parameter is clipped to ±CLIP after each optimiser step.
 pub const CLIP: f32 = 1.98;
@@ -1034,7 +1034,7 @@ mod tests {
     use super::*;
     use crate::nnue::format::{file_size, HEADER_BYTES, HEADER_BYTES_BUCKETED};
     use crate::position::{parse_fen, Position};
-    use crate::tools::datagen::random_opening;
+    use crate::tools::data::datagen::random_opening;
     use cozy_chess::Piece;
 
     /// `n` positions from random games, scored by material (White's view), the result the
@@ -1380,10 +1380,10 @@ mod tests {
         assert_eq!(engine.output_buckets(), buckets);
         assert_eq!(engine.to_bytes(), nnue);
         let dq = dequantised(&trainer.net);
-        let perft = include_str!("../../assets/perft/ethereal_standard.epd")
+        let perft = include_str!("../../../assets/perft/ethereal_standard.epd")
             .lines()
             .chain(
-                include_str!("../../assets/perft/frc_perftsuite.epd")
+                include_str!("../../../assets/perft/frc_perftsuite.epd")
                     .lines()
                     .take(100),
             );
