@@ -2,16 +2,16 @@
 //! plus the tools for testers. Each tool owns its arguments and its `run` (in
 //! [`lull::tools`]); this file only lists the commands and dispatches. Arguments that are UCI
 //! command lines starting with OpenBench's `genfens` (`lull "genfens 10 seed 1 book None"
-//! "quit"`) are run as such by [`lull::tools::genfens`].
+//! "quit"`) are run as such by [`lull::tools::data::genfens`].
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use lull::tools::{
-    bench, book, data, datagen, explore, genfens, horizon, perft, qtree, report, solve, spsa,
-    train, tune, wdl, why,
-};
+use lull::tools::data::{book, convert, datagen, genfens};
+use lull::tools::teaching::{explore, horizon, qtree, report, why};
+use lull::tools::testing::{bench, perft, solve};
+use lull::tools::training::{spsa, train, tune, wdl};
 
 #[derive(Parser)]
 #[command(
@@ -64,7 +64,7 @@ enum Command {
     Book(book::BookArgs),
     /// Training data for `lull train`: pack text data into 32-byte records, merge and
     /// shuffle shards into a training and a validation file.
-    Data(data::DataArgs),
+    Data(convert::DataArgs),
     /// Train the (768 -> N) x 2 -> 1 SCReLU network on packed positions and write it
     /// quantised (`.nnue`, see docs/nnue.md).
     Train(train::TrainArgs),
@@ -171,7 +171,7 @@ fn main() -> ExitCode {
         Some(Command::Spsa(args)) => spsa::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Book(args)) => book::run(args),
-        Some(Command::Data(args)) => data::run(args),
+        Some(Command::Data(args)) => convert::run(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Report(args)) => report::run(args),
         Some(Command::Wdl(args)) => wdl::run(args),

@@ -1,6 +1,6 @@
 //! Polyglot opening books: the book key of a position, the move encoding, reading and probing a
 //! `.bin` book, and choosing a book move. Building a book from PGN games is in [`build`] (with
-//! the PGN reader in [`pgn`]) and the `lull book` commands in `lull::tools::book`. This is
+//! the PGN reader in [`pgn`]) and the `lull book` commands in `lull::tools::data::book`. This is
 //! the Polyglot library only: the book options and when a front end plays a book move are in
 //! `crate::protocol::book_moves`.
 //!

@@ -1,5 +1,5 @@
 // The `.nnue` file format, defined once: the engine (`crate::nnue`, which re-exports every
-// item here), the trainer (`lull train`, `crate::tools::train`) and `build.rs` (which checks
+// item here), the trainer (`lull train`, `crate::tools::training::train`) and `build.rs` (which checks
 // the embedded network with `include!("src/nnue/format.rs")`) all read these items. Plain
 // constants and `const fn`s only, with no path into the crate, so that the build script can
 // include the file as it is. Layout (docs/nnue.md), little-endian:

@@ -17,31 +17,42 @@
 //! king-takes-rook castling, `O-O`/`O-O-O` or SAN. Thinking output is `ply score time nodes
 //! pv` with the score in centipawns from the engine's side (mate in N: 100000 + N, mated in N:
 //! -100000 - N), the time in centiseconds and the PV in SAN.
+//!
+//! This module holds the game state and carries the commands out; each concern beside it has
+//! a module of its own: `command.rs` parses a line, `clock.rs` keeps the time control and the
+//! clocks, `features.rs` announces and sets the options, `moves.rs` reads and writes moves and
+//! results, `thinking.rs` shows a search and sends its move, `analysis.rs` is analysis mode.
+
+mod analysis;
+mod clock;
+mod command;
+mod features;
+mod moves;
+mod thinking;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use cozy_chess::{Board, Color, Move, Piece};
+use cozy_chess::{Color, Move};
 
 use super::session::{Joined, Session};
-use super::shown_line::line_shows;
-use super::{run_loop, say, Frontend, ENGINE_NAME, MAX_GO_MS};
+use super::{run_loop, say, Frontend};
 use crate::book::random_u64;
-use crate::options::{
-    find_option, option_specs, parse_option, split_assignment, OptionKind, OptionScope, MAX_HASH,
-    MAX_THREADS,
-};
-use crate::params::{MATE, MATE_BOUND, MAX_DEPTH};
-use crate::position::{move_to_uci, shorten, standard_castling_problem, Position};
-use crate::san::{line_to_san, parse_san};
-use crate::search::{shown_centipawns, IterationReport, ScoreBound, SearchReport};
+use crate::position::{shorten, standard_castling_problem, Position};
+use crate::search::{ReportSink, SearchReport};
 use crate::time::Limits;
 
-/// The variants `variant` accepts (announced in `feature variants`).
-pub const VARIANTS: &str = "normal,fischerandom";
-/// CECP's mate score base: mate in N moves is reported as `MATE_SCORE + N`.
-pub const MATE_SCORE: i32 = 100_000;
+use analysis::Status;
+use clock::Clocks;
+use thinking::Thinking;
+
+pub use clock::TimeControl;
+pub use command::{parse, BadLine, XboardCommand};
+pub use features::{feature_lines, VARIANTS};
+pub use moves::{game_end_claim, parse_move, xboard_move};
+pub use thinking::{cecp_score, thinking_line, MATE_SCORE};
+
 /// A draw offer is accepted when the engine's last search scored its position at or below
 /// this (centipawns, from its side), or when neither side can mate.
 pub const DRAW_ACCEPT_SCORE: i32 = -100;
@@ -64,22 +75,6 @@ fn error(why: &str, command: &str) {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
-
-/// How the engine's time is given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// `level MPS BASE INC`: `mps` moves (0: the whole game) in `base_ms`, plus `inc_ms` a move.
-    Level { mps: u64, base_ms: u64, inc_ms: u64 },
-    /// `st SECONDS`: this long for every move.
-    PerMove(u64),
-}
-
-/// xboard's default: 40 moves in 5 minutes.
-const DEFAULT_TIME_CONTROL: TimeControl = TimeControl::Level {
-    mps: 40,
-    base_ms: 300_000,
-    inc_ms: 0,
-};
 
 /// What a running search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,16 +110,6 @@ struct Running {
     started: Instant,
 }
 
-/// The last completed iteration, for the `.` status line.
-#[derive(Clone, Debug)]
-struct Status {
-    centis: u64,
-    nodes: u64,
-    depth: i32,
-    total_moves: usize,
-    best: String,
-}
-
 /// The XBoard skin: the session and the CECP game state.
 pub struct Xboard {
     session: Session,
@@ -136,12 +121,10 @@ pub struct Xboard {
     analyzing: bool,
     /// `post`: print thinking output while playing (analysis always prints it).
     post: Arc<AtomicBool>,
-    clock: TimeControl,
+    /// The time control and the clocks.
+    clocks: Clocks,
     /// `sd`: depth limit of the engine's moves.
     depth: Option<i32>,
-    /// Remaining time of the engine and of its opponent (`time`, `otim`), in milliseconds.
-    own_ms: Option<u64>,
-    opp_ms: Option<u64>,
     status: Arc<Mutex<Option<Status>>>,
     /// The expected reply after the engine's last move (`hint`, pondering), with the key of
     /// the position it belongs to.
@@ -196,10 +179,8 @@ impl Xboard {
             engine_side: Color::Black,
             analyzing: false,
             post: Arc::new(AtomicBool::new(false)),
-            clock: DEFAULT_TIME_CONTROL,
+            clocks: Clocks::new(),
             depth: None,
-            own_ms: None,
-            opp_ms: None,
             status: Arc::new(Mutex::new(None)),
             hint: None,
             last_score: None,
@@ -247,10 +228,7 @@ impl Xboard {
                 self.force = true;
             }
             XboardCommand::Go => {
-                if self.analyzing {
-                    self.settle();
-                    self.analyzing = false;
-                }
+                self.leave_analysis();
                 if !self.search_is(|m| m == Mode::Think) {
                     self.settle();
                     self.force = false;
@@ -265,15 +243,11 @@ impl Xboard {
             }
             XboardCommand::Usermove(mv) => self.usermove(&mv),
             XboardCommand::SetBoard(fen) => self.cmd_setboard(&fen),
-            XboardCommand::Level(clock) => {
-                self.clock = clock;
-                self.own_ms = None;
-                self.opp_ms = None;
-            }
-            XboardCommand::St(ms) => self.clock = TimeControl::PerMove(ms),
+            XboardCommand::Level(control) => self.clocks.set_level(control),
+            XboardCommand::St(ms) => self.clocks.control = TimeControl::PerMove(ms),
             XboardCommand::Sd(depth) => self.depth = Some(depth),
-            XboardCommand::Time(ms) => self.own_ms = Some(ms),
-            XboardCommand::Otim(ms) => self.opp_ms = Some(ms),
+            XboardCommand::Time(ms) => self.clocks.own_ms = Some(ms),
+            XboardCommand::Otim(ms) => self.clocks.opp_ms = Some(ms),
             XboardCommand::Ping(n) => self.cmd_ping(&n),
             XboardCommand::MoveNow => {
                 if self.search_is(|m| m == Mode::Think) {
@@ -295,17 +269,8 @@ impl Xboard {
                     self.settle();
                 }
             }
-            XboardCommand::Analyze => {
-                self.settle();
-                self.analyzing = true;
-                self.analyze();
-            }
-            XboardCommand::Exit => {
-                if self.analyzing {
-                    self.settle();
-                    self.analyzing = false;
-                }
-            }
+            XboardCommand::Analyze => self.cmd_analyze(),
+            XboardCommand::Exit => self.leave_analysis(),
             XboardCommand::Status => self.cmd_status(),
             XboardCommand::Draw => self.cmd_draw(),
             XboardCommand::Hint => {
@@ -329,13 +294,6 @@ impl Xboard {
             }
         }
         true
-    }
-
-    /// The answer to `protover 2`.
-    fn features(&self) {
-        for line in feature_lines() {
-            say(&line);
-        }
     }
 
     /// Whether a search is running in a mode `pred` accepts, and has not sent its move yet.
@@ -385,7 +343,6 @@ impl Xboard {
         };
         let sent = lock(&run.shared).sent;
         if let Some(mv) = sent {
-            let start_ms = self.own_ms;
             self.session.pos.play(mv);
             self.hint = None;
             if let Some(r) = &result {
@@ -398,10 +355,7 @@ impl Xboard {
                 }
             }
             // Our clock, as far as we know it, until the GUI sends `time` again.
-            if let (TimeControl::Level { inc_ms, .. }, Some(ms)) = (self.clock, start_ms) {
-                let used = run.started.elapsed().as_millis() as u64;
-                self.own_ms = Some(ms.saturating_sub(used).saturating_add(inc_ms));
-            }
+            self.clocks.moved(run.started.elapsed().as_millis() as u64);
             if may_ponder {
                 self.start_pondering();
             }
@@ -409,38 +363,6 @@ impl Xboard {
         for pong in self.pending_pongs.drain(..) {
             say(&pong);
         }
-    }
-
-    /// The limits of the engine's move in `pos` (the engine is to move there).
-    fn think_limits(&self, pos: &Position) -> Limits {
-        let mut limits = Limits {
-            depth: self.depth,
-            ..Limits::default()
-        };
-        match self.clock {
-            TimeControl::PerMove(ms) => limits.movetime = Some(ms),
-            TimeControl::Level {
-                mps,
-                base_ms,
-                inc_ms,
-            } => {
-                let own = self.own_ms.unwrap_or(base_ms);
-                let opp = self.opp_ms.unwrap_or(base_ms);
-                let (w, b) = match pos.side_to_move() {
-                    Color::White => (own, opp),
-                    Color::Black => (opp, own),
-                };
-                limits.wtime = Some(w);
-                limits.btime = Some(b);
-                limits.winc = Some(inc_ms);
-                limits.binc = Some(inc_ms);
-                if mps > 0 {
-                    let played = u64::from(pos.board().fullmove_number().max(1) - 1);
-                    limits.movestogo = Some(mps - played % mps);
-                }
-            }
-        }
-        limits
     }
 
     /// Starts thinking about the engine's move, or claims the result if the game is over.
@@ -454,7 +376,7 @@ impl Xboard {
             }
             return;
         }
-        let limits = self.think_limits(&self.session.pos);
+        let limits = self.clocks.limits(&self.session.pos, self.depth);
         let pos = self.session.pos.clone();
         // A book move is played at once, without a search.
         if let Some((m, total)) = self
@@ -497,26 +419,12 @@ impl Xboard {
         if pos.legal_moves().is_empty() {
             return;
         }
-        let mut limits = self.think_limits(&pos);
+        let mut limits = self.clocks.limits(&pos, self.depth);
         limits.ponder = true;
         self.start_search(Mode::Ponder(reply), pos, limits);
     }
 
-    /// Starts (or restarts) the analysis of the current position.
-    fn analyze(&mut self) {
-        if !self.searchable("analyze") {
-            return;
-        }
-        let limits = Limits {
-            infinite: true,
-            depth: self.depth,
-            ..Limits::default()
-        };
-        let pos = self.session.pos.clone();
-        self.start_search(Mode::Analyze, pos, limits);
-    }
-
-    /// Runs a search of `pos` on the session's thread.
+    /// Runs a search of `pos` on the session's thread, its output shown by a [`Thinking`].
     fn start_search(&mut self, mode: Mode, pos: Position, limits: Limits) {
         let shared = Arc::new(Mutex::new(Shared {
             mode,
@@ -525,132 +433,20 @@ impl Xboard {
             done: false,
             shown: Vec::new(),
         }));
-        let report = {
-            let board = pos.board().clone();
-            // The board before the expected reply of a ponder search.
-            let before = match mode {
-                Mode::Ponder(_) => {
-                    let mut b = pos.clone();
-                    b.undo();
-                    b.board().clone()
-                }
-                _ => board.clone(),
-            };
-            let total_moves = pos.legal_moves().len();
-            let post = Arc::clone(&self.post);
-            let status = Arc::clone(&self.status);
-            let shared = Arc::clone(&shared);
-            *lock(&status) = None;
-            Arc::new(move |r: &SearchReport| {
-                let mode = {
-                    let mut s = lock(&shared);
-                    if s.mode == Mode::Think && post.load(Ordering::Relaxed) {
-                        if let SearchReport::Iteration(r) = r {
-                            // The lines of an exact report are shown, the last one last.
-                            if let Some(last) =
-                                r.lines.last().filter(|_| r.bound == ScoreBound::Exact)
-                            {
-                                s.shown.clone_from(&last.pv);
-                            }
-                        }
-                    }
-                    s.mode
-                };
-                let show = match mode {
-                    Mode::Analyze => true,
-                    Mode::Think | Mode::Ponder(_) => post.load(Ordering::Relaxed),
-                };
-                let r = match r {
-                    SearchReport::Iteration(r) if r.bound == ScoreBound::Exact => r,
-                    // A finished game: one line that says so, and a status for `.`.
-                    SearchReport::NoLegalMove { score } => {
-                        *lock(&status) = Some(Status {
-                            centis: 0,
-                            nodes: 0,
-                            depth: 0,
-                            total_moves: 0,
-                            best: String::new(),
-                        });
-                        if show {
-                            let end = if *score < 0 { "checkmate" } else { "stalemate" };
-                            say(&format!("0 {} 0 0 ({end})", cecp_score(*score)));
-                        }
-                        return;
-                    }
-                    _ => return,
-                };
-                // The nodes and the time of the whole search (a ponder search's: since it
-                // began pondering), so that nodes / time is its speed.
-                let nodes = r.nodes;
-                let pv = line_to_san(&board, &r.pv);
-                *lock(&status) = Some(Status {
-                    centis: r.time_ms / 10,
-                    nodes,
-                    depth: r.depth,
-                    total_moves,
-                    best: pv.first().cloned().unwrap_or_default(),
-                });
-                if !show {
-                    return;
-                }
-                // A ponder search's PV starts after the expected reply: shown first, in
-                // parentheses, as other engines do. With MultiPV one line per root line.
-                let prefix = match mode {
-                    Mode::Ponder(reply) => {
-                        Some(format!("({})", line_to_san(&before, &[reply]).join(" ")))
-                    }
-                    _ => None,
-                };
-                for line in &r.lines {
-                    let mut words: Vec<String> = prefix.iter().cloned().collect();
-                    words.extend(line_to_san(&board, &line.pv));
-                    say(&thinking_line(line.score, r, nodes, &words));
-                }
-            })
+        let thinking = Arc::new(Thinking::new(
+            &pos,
+            mode,
+            Arc::clone(&shared),
+            Arc::clone(&self.post),
+            Arc::clone(&self.status),
+            self.session.chess960,
+        ));
+        let report: ReportSink = {
+            let thinking = Arc::clone(&thinking);
+            Arc::new(move |r: &SearchReport| thinking.report(r))
         };
-        let chess960 = self.session.chess960;
-        let thread_shared = Arc::clone(&shared);
-        let post = Arc::clone(&self.post);
         let finish = move |pos: &Position, result: Option<&crate::search::SearchResult>| {
-            if result.is_none() {
-                say("# the search failed (internal error); tables cleared");
-            }
-            let mut s = lock(&thread_shared);
-            if s.mode == Mode::Think && !s.discarded {
-                // A move always comes with its thinking when `post` is on, and the last line
-                // shown is the move's (see `shown_line`): after a ponder hit the next
-                // iteration may not end before the time does (the lines shown while
-                // pondering were those of the reply's search), a stopped iteration may have
-                // found another move, and with MultiPV the last line is the worst.
-                let report = result
-                    .filter(|r| r.best_move.is_some_and(|m| !line_shows(&s.shown, m, None)))
-                    .and_then(|r| r.final_report());
-                if let Some(r) = report.filter(|_| post.load(Ordering::Relaxed)) {
-                    // The whole search's nodes and time, as on every thinking line.
-                    let pv = line_to_san(pos.board(), &r.pv).join(" ");
-                    say(&format!(
-                        "{} {} {} {} {pv}",
-                        r.depth,
-                        cecp_score(r.score),
-                        r.time_ms / 10,
-                        r.nodes,
-                    ));
-                }
-                // The search's move, or any legal move if the search failed.
-                let best = result
-                    .and_then(|r| r.best_move)
-                    .or_else(|| pos.legal_moves().first().copied());
-                if let Some(mv) = best {
-                    s.sent = Some(mv);
-                    say(&format!("move {}", xboard_move(pos.board(), mv, chess960)));
-                    let mut after = pos.clone();
-                    after.play(mv);
-                    if let Some(claim) = game_end_claim(&after) {
-                        say(&claim);
-                    }
-                }
-            }
-            s.done = true;
+            thinking.finish(pos, result)
         };
         match self
             .session
@@ -666,14 +462,6 @@ impl Xboard {
         }
     }
 
-    /// Restarts the analysis after the position changed (in analysis mode).
-    fn reanalyze(&mut self) {
-        if self.analyzing {
-            self.settle();
-            self.analyze();
-        }
-    }
-
     fn cmd_new(&mut self) {
         self.settle();
         self.session.set_position(Position::startpos());
@@ -681,8 +469,7 @@ impl Xboard {
         self.force = false;
         self.engine_side = Color::Black;
         self.depth = None;
-        self.own_ms = None;
-        self.opp_ms = None;
+        self.clocks.reset();
         self.hint = None;
         self.last_score = None;
         if let Some(engine) = self.session.engine_mut() {
@@ -757,7 +544,7 @@ impl Xboard {
                 // The limits of the move from the clocks as they are now (`time` and `otim`
                 // come just before the move): those of the ponder search were computed from
                 // the clocks when it began, which may be far more than is left.
-                let limits = self.think_limits(&self.session.pos);
+                let limits = self.clocks.limits(&self.session.pos, self.depth);
                 self.session.ponder_hit(Some(limits));
                 return;
             }
@@ -814,38 +601,6 @@ impl Xboard {
         }
     }
 
-    /// `egtpath syzygy PATH`: sets `SyzygyPath`. A path none of whose directories exists
-    /// (xboard sends its default, `/EGT/Syzygy`, at every start) is answered with one comment
-    /// line, not an error, and changes nothing.
-    fn cmd_egtpath(&mut self, path: &str, line: &str) {
-        let separator = if cfg!(windows) { ';' } else { ':' };
-        let exists = path
-            .split(separator)
-            .any(|p| !p.trim().is_empty() && std::path::Path::new(p.trim()).is_dir());
-        if !exists && crate::tablebase::COMPILED_IN {
-            say(&format!(
-                "# egtpath syzygy {}: no such directory, no tablebases loaded",
-                shorten(path, 200)
-            ));
-            return;
-        }
-        self.set_option("SyzygyPath", Some(path), line);
-    }
-
-    /// `.`: the status of the analysis (its last completed iteration).
-    fn cmd_status(&self) {
-        if !self.analyzing {
-            return;
-        }
-        if let Some(s) = lock(&self.status).clone() {
-            let line = format!(
-                "stat01: {} {} {} 0 {} {}",
-                s.centis, s.nodes, s.depth, s.total_moves, s.best
-            );
-            say(line.trim_end());
-        }
-    }
-
     /// `draw`: accepted when the engine's last score says it stands worse, or when neither
     /// side can mate; otherwise ignored (CECP's way to decline).
     fn cmd_draw(&self) {
@@ -856,743 +611,5 @@ impl Xboard {
         if worse || self.session.pos.is_insufficient_material() {
             say("offer draw");
         }
-    }
-
-    /// Makes the engine idle: pondering and analysis are stopped (the caller restarts the
-    /// analysis); while the engine thinks about its move, an error and false.
-    fn idle_engine(&mut self, line: &str) -> bool {
-        if self.search_is(|m| m == Mode::Think) {
-            error("the engine is thinking; send it after its move", line);
-            return false;
-        }
-        self.settle();
-        true
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
-        let (spec, value) = match parse_option(name, value) {
-            Ok(parsed) => parsed,
-            Err(e) => return error(&e, line),
-        };
-        if spec.scope() == OptionScope::FrontEnd {
-            return error(
-                &format!("option '{}' is set by CECP commands here", spec.name),
-                line,
-            );
-        }
-        if !self.idle_engine(line) {
-            return;
-        }
-        match self.session.set_option(&spec, value) {
-            // A note (how many tablebases were found) as a CECP comment line.
-            Ok(Some(note)) => say(&format!("# {note}")),
-            Ok(None) => {}
-            Err(e) => error(&e, line),
-        }
-        self.reanalyze();
-    }
-}
-
-/// The `feature` lines answering `protover 2`, the engine's options last.
-pub fn feature_lines() -> Vec<String> {
-    let mut lines = vec![format!(
-        "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 ping=1 playother=1 san=0 \
-             time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=0 debug=1 \
-             memory=1 smp=1 {egt}variants=\"{VARIANTS}\"",
-        // `egtpath syzygy PATH` only where tablebases are compiled in.
-        egt = if crate::tablebase::COMPILED_IN {
-            "egt=\"syzygy\" "
-        } else {
-            ""
-        }
-    )];
-    for spec in option_specs() {
-        // Hash and Threads are `memory` and `cores`; pondering and Chess960 have commands
-        // (the other front-end options are UCI's).
-        if spec.scope() == OptionScope::FrontEnd || matches!(spec.name, "Hash" | "Threads") {
-            continue;
-        }
-        let kind = match spec.kind {
-            OptionKind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
-            OptionKind::Check { default } => format!("-check {}", u8::from(default)),
-            OptionKind::Button => "-button".to_string(),
-            // A book is a file: the GUI offers a file chooser.
-            OptionKind::String { default } if spec.name == "BookFile" => {
-                format!("-file {default}")
-            }
-            OptionKind::String { default } => format!("-string {default}"),
-        };
-        lines.push(format!("feature option=\"{} {kind}\"", spec.name));
-    }
-    lines.push("feature done=1".to_string());
-    lines
-}
-
-/// A CECP score: centipawns (a tablebase win as 20000 less its plies, see
-/// [`shown_centipawns`]), or 100000 + N for mate in N moves, -100000 - N for mated in N.
-pub fn cecp_score(score: i32) -> i32 {
-    if score >= MATE_BOUND {
-        MATE_SCORE + (MATE - score + 1) / 2
-    } else if score <= -MATE_BOUND {
-        -MATE_SCORE - (MATE + score + 1) / 2
-    } else {
-        shown_centipawns(score)
-    }
-}
-
-/// A thinking line: `ply score time nodes pv` (time in centiseconds, PV in SAN) of one
-/// line of an iteration, with `score` and `nodes` as shown.
-pub fn thinking_line(score: i32, r: &IterationReport, nodes: u64, pv_san: &[String]) -> String {
-    let mut line = format!(
-        "{} {} {} {}",
-        r.depth,
-        cecp_score(score),
-        r.time_ms / 10,
-        nodes
-    );
-    for mv in pv_san {
-        line.push(' ');
-        line.push_str(mv);
-    }
-    line
-}
-
-/// A legal move as CECP writes it: coordinates, or `O-O`/`O-O-O` for Chess960 castling.
-pub fn xboard_move(board: &Board, mv: Move, chess960: bool) -> String {
-    let castling = board.piece_on(mv.from) == Some(Piece::King)
-        && board.colors(board.side_to_move()).has(mv.to);
-    if chess960 && castling {
-        if mv.to.file() > mv.from.file() {
-            "O-O".to_string()
-        } else {
-            "O-O-O".to_string()
-        }
-    } else {
-        move_to_uci(board, mv, false)
-    }
-}
-
-/// Parses a move from the GUI: coordinates (`e2e4`, `e7e8q`, `e1g1` or king-takes-rook
-/// castling), `O-O`/`O-O-O` (also with zeros), or SAN. The move must be legal.
-pub fn parse_move(board: &Board, text: &str, chess960: bool) -> Result<Move, String> {
-    let text = text.trim();
-    let core = text.trim_end_matches(['+', '#']);
-    if let Some(short) = match core {
-        "O-O" | "0-0" => Some(true),
-        "O-O-O" | "0-0-0" => Some(false),
-        _ => None,
-    } {
-        let us = board.side_to_move();
-        let king = board.king(us);
-        let mut found = None;
-        board.generate_moves_for(king.bitboard(), |pm| {
-            for mv in pm {
-                if board.colors(us).has(mv.to) && (mv.to.file() > mv.from.file()) == short {
-                    found = Some(mv);
-                }
-            }
-            false
-        });
-        return found.ok_or_else(|| format!("illegal move '{}'", shorten(text, 32)));
-    }
-    if let Ok(mv) = crate::position::parse_uci_move(board, text, chess960) {
-        return Ok(mv);
-    }
-    if chess960 {
-        // e1g1-style castling is not Chess960 notation, but a standard-chess king on e1 may
-        // still mean it.
-        if let Ok(mv) = crate::position::parse_uci_move(board, text, false) {
-            return Ok(mv);
-        }
-    }
-    parse_san(board, text)
-}
-
-/// Whether a word looks like a coordinate move or castling (a move sent without `usermove`).
-fn looks_like_move(t: &str) -> bool {
-    let b = t.as_bytes();
-    let coords = (b.len() == 4 || b.len() == 5)
-        && (b'a'..=b'h').contains(&b[0])
-        && (b'1'..=b'8').contains(&b[1])
-        && (b'a'..=b'h').contains(&b[2])
-        && (b'1'..=b'8').contains(&b[3])
-        && (b.len() == 4 || b"qrbnQRBN".contains(&b[4]));
-    coords || matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0")
-}
-
-/// The result line when the game is over in `pos`: mate, stalemate, the fifty-move rule,
-/// insufficient material or threefold repetition.
-pub fn game_end_claim(pos: &Position) -> Option<String> {
-    if pos.legal_moves().is_empty() {
-        return Some(if !pos.in_check() {
-            "1/2-1/2 {Stalemate}".to_string()
-        } else if pos.side_to_move() == Color::White {
-            "0-1 {Black mates}".to_string()
-        } else {
-            "1-0 {White mates}".to_string()
-        });
-    }
-    if pos.is_fifty_move_draw() {
-        Some("1/2-1/2 {Fifty-move rule}".to_string())
-    } else if pos.is_insufficient_material() {
-        Some("1/2-1/2 {Insufficient material}".to_string())
-    } else if pos.is_repetition(0) {
-        Some("1/2-1/2 {Threefold repetition}".to_string())
-    } else {
-        None
-    }
-}
-
-/// One CECP command line, parsed: what the command is and its typed fields. Whatever needs
-/// the position or the game state (move and FEN legality, whether there is a move to take
-/// back, option values) is checked when the command is carried out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum XboardCommand {
-    /// An empty line, or a command the engine has nothing to do for (`xboard`, `accepted`,
-    /// `rejected`, `random`, `computer`, `name`, `rating`, `ics`).
-    Ignored,
-    /// `protover N`: features are announced from version 2 on.
-    Protover(u32),
-    /// `new`.
-    New,
-    /// `variant normal` or `variant fischerandom`.
-    Variant { chess960: bool },
-    /// `force`.
-    Force,
-    /// `go`.
-    Go,
-    /// `playother`.
-    PlayOther,
-    /// `usermove MOVE`, or a coordinate move or castling sent alone.
-    Usermove(String),
-    /// `setboard FEN` (checked when carried out).
-    SetBoard(String),
-    /// `level MPS BASE INC` (always a [`TimeControl::Level`]).
-    Level(TimeControl),
-    /// `st SECONDS`, in milliseconds (more than zero).
-    St(u64),
-    /// `sd DEPTH`, cut to the deepest search.
-    Sd(i32),
-    /// `time CENTISECONDS`: the engine's clock, in milliseconds.
-    Time(u64),
-    /// `otim CENTISECONDS`: the opponent's clock, in milliseconds.
-    Otim(u64),
-    /// `ping N`: the text after `ping`, echoed in `pong`.
-    Ping(String),
-    /// `?`: move now.
-    MoveNow,
-    /// `result …`.
-    Result,
-    /// `undo`.
-    Undo,
-    /// `remove`.
-    Remove,
-    /// `post`.
-    Post,
-    /// `nopost`.
-    NoPost,
-    /// `hard`: pondering on.
-    Hard,
-    /// `easy`: pondering off.
-    Easy,
-    /// `analyze`.
-    Analyze,
-    /// `exit`: leave analysis.
-    Exit,
-    /// `.`: the analysis status line.
-    Status,
-    /// `draw`: a draw offer.
-    Draw,
-    /// `hint`.
-    Hint,
-    /// `memory N`: the hash size in MiB, cut to the largest.
-    Memory(i64),
-    /// `cores N`: the number of threads, cut to the largest.
-    Cores(i64),
-    /// `egtpath syzygy PATH`: the Syzygy tablebase directories (the `SyzygyPath` option).
-    EgtPath(String),
-    /// `option NAME[=VALUE]`, a check's `1`/`0` made `true`/`false`.
-    Option { name: String, value: Option<String> },
-    /// `quit`.
-    Quit,
-}
-
-/// A line [`parse`] rejects: the `Error (why): command` line's two parts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadLine {
-    /// What is wrong.
-    pub why: String,
-    /// What the error line quotes: the line, or the unknown command word.
-    pub command: String,
-}
-
-/// Parses one CECP command line.
-pub fn parse(line: &str) -> Result<XboardCommand, BadLine> {
-    let line = line.trim();
-    let bad = |why: &str| BadLine {
-        why: why.to_string(),
-        command: line.to_string(),
-    };
-    if line.is_empty() {
-        return Ok(XboardCommand::Ignored);
-    }
-    let (cmd, rest) = match line.split_once(char::is_whitespace) {
-        Some((c, r)) => (c, r.trim()),
-        None => (line, ""),
-    };
-    let args: Vec<&str> = rest.split_whitespace().collect();
-    Ok(match cmd {
-        "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" => {
-            XboardCommand::Ignored
-        }
-        "protover" => match rest.parse::<u32>() {
-            Ok(v) => XboardCommand::Protover(v),
-            Err(_) => return Err(bad("protover needs a version number")),
-        },
-        "new" => XboardCommand::New,
-        "variant" => match rest {
-            "normal" => XboardCommand::Variant { chess960: false },
-            "fischerandom" => XboardCommand::Variant { chess960: true },
-            "" => return Err(bad("variant needs a name")),
-            _ => return Err(bad(&format!("unsupported variant, only {VARIANTS}"))),
-        },
-        "force" => XboardCommand::Force,
-        "go" => XboardCommand::Go,
-        "playother" => XboardCommand::PlayOther,
-        "usermove" => match args.as_slice() {
-            [mv] => XboardCommand::Usermove(mv.to_string()),
-            [] => return Err(bad("usermove needs a move")),
-            _ => return Err(bad("usermove takes one move")),
-        },
-        "setboard" if rest.is_empty() => return Err(bad("setboard needs a FEN")),
-        "setboard" => XboardCommand::SetBoard(rest.to_string()),
-        "level" => match args.as_slice() {
-            [mps, base, inc] => {
-                XboardCommand::Level(parse_level(mps, base, inc).map_err(|e| bad(&e))?)
-            }
-            _ => return Err(bad("level needs MPS BASE INC, e.g. level 40 5 0")),
-        },
-        "st" => match args.as_slice() {
-            [secs] => match parse_seconds(secs) {
-                Some(ms) if ms > 0 => XboardCommand::St(ms),
-                _ => {
-                    return Err(bad(&format!(
-                        "st needs a positive number of seconds, at most {}",
-                        MAX_GO_MS / 1000
-                    )))
-                }
-            },
-            _ => return Err(bad("st needs a number of seconds")),
-        },
-        "sd" => match args.as_slice() {
-            [d] => match d.parse::<i64>() {
-                Ok(d) if (1..=MAX_DEPTH as i64).contains(&d) => XboardCommand::Sd(d as i32),
-                _ => return Err(bad(&format!("sd needs a depth from 1 to {MAX_DEPTH}"))),
-            },
-            _ => return Err(bad("sd needs a depth")),
-        },
-        "time" => XboardCommand::Time(centiseconds(&args).ok_or_else(|| bad(NEEDS_CENTIS))?),
-        "otim" => XboardCommand::Otim(centiseconds(&args).ok_or_else(|| bad(NEEDS_CENTIS))?),
-        "ping" => XboardCommand::Ping(rest.to_string()),
-        "?" => XboardCommand::MoveNow,
-        "result" => XboardCommand::Result,
-        "undo" => XboardCommand::Undo,
-        "remove" => XboardCommand::Remove,
-        "post" => XboardCommand::Post,
-        "nopost" => XboardCommand::NoPost,
-        "hard" => XboardCommand::Hard,
-        "easy" => XboardCommand::Easy,
-        "analyze" => XboardCommand::Analyze,
-        "exit" => XboardCommand::Exit,
-        "." => XboardCommand::Status,
-        "draw" => XboardCommand::Draw,
-        "hint" => XboardCommand::Hint,
-        "memory" => XboardCommand::Memory(positive(&args, MAX_HASH).map_err(|e| bad(&e))?),
-        "cores" => XboardCommand::Cores(positive(&args, MAX_THREADS).map_err(|e| bad(&e))?),
-        "egtpath" => {
-            let (kind, path) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            if !kind.eq_ignore_ascii_case("syzygy") {
-                return Err(bad(
-                    "only Syzygy tablebases are supported [egtpath syzygy PATH]",
-                ));
-            }
-            XboardCommand::EgtPath(path.trim().to_string())
-        }
-        "option" => {
-            let (name, value) = split_assignment(rest);
-            // CECP sends a check's value as 1 or 0.
-            let value = match value {
-                Some(v @ ("1" | "0"))
-                    if find_option(name)
-                        .is_some_and(|s| matches!(s.kind, OptionKind::Check { .. })) =>
-                {
-                    Some(if v == "1" { "true" } else { "false" })
-                }
-                v => v,
-            };
-            XboardCommand::Option {
-                name: name.to_string(),
-                value: value.map(str::to_string),
-            }
-        }
-        "quit" => XboardCommand::Quit,
-        _ if args.is_empty() && looks_like_move(cmd) => XboardCommand::Usermove(cmd.to_string()),
-        _ => {
-            return Err(BadLine {
-                why: "unknown command".to_string(),
-                command: cmd.to_string(),
-            })
-        }
-    })
-}
-
-/// The error of a bad `time`/`otim`.
-const NEEDS_CENTIS: &str = "needs a time in centiseconds, at most 100000000000 (about 31 years)";
-
-/// The one argument of `memory`/`cores`: a positive integer, values above `max` cut.
-fn positive(args: &[&str], max: i64) -> Result<i64, String> {
-    match args {
-        [n] => match n.parse::<i64>() {
-            Ok(v) if (1..=max).contains(&v) => Ok(v),
-            _ => Err(format!("needs a positive integer, at most {max}")),
-        },
-        _ => Err("needs one number".to_string()),
-    }
-}
-
-/// The one argument of `time`/`otim` (centiseconds) in milliseconds; a negative clock (a flag
-/// fell) counts as zero.
-fn centiseconds(args: &[&str]) -> Option<u64> {
-    match args {
-        [t] => t
-            .parse::<i64>()
-            .ok()
-            .map(|cs| (cs.max(0) as u64).saturating_mul(10))
-            .filter(|&ms| ms <= MAX_GO_MS),
-        _ => None,
-    }
-}
-
-/// Parses `level MPS BASE INC`: BASE in minutes (`5`, `0.5`) or `minutes:seconds`, INC in
-/// seconds (fractions allowed).
-fn parse_level(mps: &str, base: &str, inc: &str) -> Result<TimeControl, String> {
-    let mps: u64 = mps.parse().map_err(|_| {
-        format!(
-            "level: moves per session '{}' is not a number",
-            shorten(mps, 16)
-        )
-    })?;
-    let base_ms = match base.split_once(':') {
-        Some((m, s)) => match (m.parse::<u64>(), s.parse::<u64>()) {
-            (Ok(m), Ok(s)) if s < 60 && m <= MAX_GO_MS / 60_000 => m * 60_000 + s * 1000,
-            _ => return Err(format!("level: bad base time '{}'", shorten(base, 16))),
-        },
-        None => match base.parse::<f64>() {
-            Ok(m) if m.is_finite() && m >= 0.0 && m * 60_000.0 <= MAX_GO_MS as f64 => {
-                (m * 60_000.0) as u64
-            }
-            _ => {
-                return Err(format!(
-                    "level: bad base time '{}' (minutes, at most {})",
-                    shorten(base, 16),
-                    MAX_GO_MS / 60_000
-                ))
-            }
-        },
-    };
-    let inc_ms =
-        parse_seconds(inc).ok_or_else(|| format!("level: bad increment '{}'", shorten(inc, 16)))?;
-    Ok(TimeControl::Level {
-        mps,
-        base_ms: base_ms.min(MAX_GO_MS),
-        inc_ms,
-    })
-}
-
-/// Seconds (fractions allowed, not negative, at most [`MAX_GO_MS`] / 1000) as milliseconds.
-/// A larger value is refused, as UCI refuses it (no silent clamp).
-fn parse_seconds(t: &str) -> Option<u64> {
-    match t.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 && (s * 1000.0).round() <= MAX_GO_MS as f64 => {
-            Some((s * 1000.0).round() as u64)
-        }
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scores_follow_cecp() {
-        assert_eq!(cecp_score(35), 35);
-        assert_eq!(cecp_score(-120), -120);
-        assert_eq!(cecp_score(MATE - 1), MATE_SCORE + 1);
-        assert_eq!(cecp_score(MATE - 5), MATE_SCORE + 3);
-        assert_eq!(cecp_score(-(MATE - 2)), -MATE_SCORE - 1);
-        assert_eq!(cecp_score(-MATE), -MATE_SCORE);
-        assert_eq!(cecp_score(crate::params::TB_WIN - 3), 19997);
-    }
-
-    #[test]
-    fn levels_and_seconds_parse() {
-        assert_eq!(
-            parse_level("40", "5", "0"),
-            Ok(TimeControl::Level {
-                mps: 40,
-                base_ms: 300_000,
-                inc_ms: 0
-            })
-        );
-        assert_eq!(
-            parse_level("0", "2:30", "1.5"),
-            Ok(TimeControl::Level {
-                mps: 0,
-                base_ms: 150_000,
-                inc_ms: 1500
-            })
-        );
-        assert!(parse_level("x", "5", "0").is_err());
-        assert!(parse_level("40", "5:75", "0").is_err());
-        assert!(parse_level("40", "-1", "0").is_err());
-        assert!(parse_level("40", "5", "NaN").is_err());
-        assert_eq!(parse_seconds("0.05"), Some(50));
-        assert_eq!(parse_seconds("1e300"), None);
-        assert_eq!(parse_seconds("1e9"), Some(MAX_GO_MS));
-        assert_eq!(parse_seconds("1000000000.001"), None);
-        assert_eq!(parse_seconds("-1"), None);
-    }
-
-    #[test]
-    fn moves_parse_in_every_notation() {
-        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        let b = pos.board();
-        let short = parse_move(b, "e1g1", false).unwrap();
-        assert_eq!(parse_move(b, "e1h1", false).unwrap(), short);
-        assert_eq!(parse_move(b, "O-O", false).unwrap(), short);
-        assert_eq!(parse_move(b, "0-0", true).unwrap(), short);
-        let long = parse_move(b, "O-O-O", true).unwrap();
-        assert_eq!(xboard_move(b, long, true), "O-O-O");
-        assert_eq!(xboard_move(b, long, false), "e1c1");
-        assert_eq!(xboard_move(b, short, true), "O-O");
-        assert_eq!(parse_move(b, "Ra2", false).unwrap().to_string(), "a1a2");
-        assert!(parse_move(b, "e1e3", false).is_err());
-        assert!(parse_move(b, "", false).is_err());
-        assert!(parse_move(b, "ñ", false).is_err());
-        assert!(looks_like_move("e2e4") && looks_like_move("a7a8q") && looks_like_move("O-O"));
-        assert!(!looks_like_move("quit") && !looks_like_move("e2e9") && !looks_like_move("é"));
-    }
-
-    #[test]
-    fn game_ends_are_claimed() {
-        let mated =
-            Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
-                .unwrap();
-        assert_eq!(game_end_claim(&mated).unwrap(), "0-1 {Black mates}");
-        let stalemate = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(game_end_claim(&stalemate).unwrap(), "1/2-1/2 {Stalemate}");
-        assert_eq!(game_end_claim(&Position::startpos()), None);
-    }
-
-    #[test]
-    fn features_end_with_done_and_map_the_option_table() {
-        let lines = feature_lines();
-        assert_eq!(lines.last().unwrap(), "feature done=1");
-        assert!(lines.contains(&"feature option=\"QSearch -check 1\"".to_string()));
-        assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
-        assert!(lines
-            .iter()
-            .all(|l| !l.contains("\"Hash ") && !l.contains("Ponder")));
-    }
-
-    #[test]
-    fn well_formed_lines_parse_to_their_commands() {
-        assert_eq!(parse(""), Ok(XboardCommand::Ignored));
-        assert_eq!(parse("  xboard \r"), Ok(XboardCommand::Ignored));
-        assert_eq!(parse("name Some Body"), Ok(XboardCommand::Ignored));
-        assert_eq!(parse("protover 2"), Ok(XboardCommand::Protover(2)));
-        assert_eq!(parse("protover 1"), Ok(XboardCommand::Protover(1)));
-        assert_eq!(
-            parse("variant fischerandom"),
-            Ok(XboardCommand::Variant { chess960: true })
-        );
-        assert_eq!(
-            parse("usermove e2e4"),
-            Ok(XboardCommand::Usermove("e2e4".into()))
-        );
-        assert_eq!(parse("e7e8q"), Ok(XboardCommand::Usermove("e7e8q".into())));
-        assert_eq!(parse("O-O"), Ok(XboardCommand::Usermove("O-O".into())));
-        assert_eq!(
-            parse("usermove Nf3"),
-            Ok(XboardCommand::Usermove("Nf3".into()))
-        );
-        assert_eq!(
-            parse("setboard  8/8/8/8/8/8/8/K1k5 w - - 0 1 "),
-            Ok(XboardCommand::SetBoard(
-                "8/8/8/8/8/8/8/K1k5 w - - 0 1".into()
-            ))
-        );
-        assert_eq!(
-            parse("level 40 0:30 2.5"),
-            Ok(XboardCommand::Level(TimeControl::Level {
-                mps: 40,
-                base_ms: 30_000,
-                inc_ms: 2500
-            }))
-        );
-        assert_eq!(parse("st 0.5"), Ok(XboardCommand::St(500)));
-        assert_eq!(parse("sd 7"), Ok(XboardCommand::Sd(7)));
-        assert!(parse("sd 100000").is_err());
-        assert_eq!(
-            parse(&format!("sd {MAX_DEPTH}")),
-            Ok(XboardCommand::Sd(MAX_DEPTH))
-        );
-        assert_eq!(parse("time 12345"), Ok(XboardCommand::Time(123_450)));
-        assert_eq!(parse("otim -40"), Ok(XboardCommand::Otim(0)));
-        // Beyond about 31 years a clock is an error (as `sd`, `memory` and UCI's `go`), not
-        // a silent clamp.
-        assert!(parse("time 99999999999999").is_err());
-        assert!(parse("time 100000000001").is_err());
-        assert_eq!(
-            parse("time 100000000000"),
-            Ok(XboardCommand::Time(MAX_GO_MS))
-        );
-        assert!(parse("st 1e308").is_err());
-        assert!(parse("level 40 1e300 0").is_err());
-        assert!(parse("level 40 99999999999:00 0").is_err());
-        assert!(parse("level 40 5 1e300").is_err());
-        assert_eq!(parse("ping 17"), Ok(XboardCommand::Ping("17".into())));
-        assert_eq!(parse("ping"), Ok(XboardCommand::Ping(String::new())));
-        assert_eq!(parse("?"), Ok(XboardCommand::MoveNow));
-        assert_eq!(parse("."), Ok(XboardCommand::Status));
-        assert_eq!(parse("result 1-0 {White mates}"), Ok(XboardCommand::Result));
-        assert_eq!(parse("undo"), Ok(XboardCommand::Undo));
-        assert_eq!(parse("remove"), Ok(XboardCommand::Remove));
-        assert_eq!(parse("memory 64"), Ok(XboardCommand::Memory(64)));
-        assert!(parse("memory 99999999").is_err());
-        assert_eq!(
-            parse(&format!("memory {MAX_HASH}")),
-            Ok(XboardCommand::Memory(MAX_HASH))
-        );
-        assert_eq!(parse("cores 4"), Ok(XboardCommand::Cores(4)));
-        assert_eq!(
-            parse("option QSearch=0"),
-            Ok(XboardCommand::Option {
-                name: "QSearch".into(),
-                value: Some("false".into())
-            })
-        );
-        assert_eq!(
-            parse("option MultiPV = 1"),
-            Ok(XboardCommand::Option {
-                name: "MultiPV".into(),
-                value: Some("1".into())
-            })
-        );
-        assert_eq!(
-            parse("option Clear Hash"),
-            Ok(XboardCommand::Option {
-                name: "Clear Hash".into(),
-                value: None
-            })
-        );
-        assert_eq!(parse("quit"), Ok(XboardCommand::Quit));
-    }
-
-    #[test]
-    fn malformed_lines_are_errors_that_name_the_problem() {
-        let bad = |line: &str, why: &str| {
-            assert_eq!(
-                parse(line),
-                Err(BadLine {
-                    why: why.to_string(),
-                    command: line.trim().to_string()
-                }),
-                "{line:?}"
-            );
-        };
-        bad("protover two", "protover needs a version number");
-        bad("protover -2", "protover needs a version number");
-        bad("variant", "variant needs a name");
-        bad(
-            "variant crazyhouse",
-            "unsupported variant, only normal,fischerandom",
-        );
-        bad("usermove", "usermove needs a move");
-        bad("usermove e2e4 e7e5", "usermove takes one move");
-        bad("setboard", "setboard needs a FEN");
-        bad("level 40 5", "level needs MPS BASE INC, e.g. level 40 5 0");
-        bad(
-            "level x 5 0",
-            "level: moves per session 'x' is not a number",
-        );
-        bad("level 40 5:99 0", "level: bad base time '5:99'");
-        bad("level 40 5 -1", "level: bad increment '-1'");
-        bad("st", "st needs a number of seconds");
-        bad(
-            "st 0",
-            "st needs a positive number of seconds, at most 1000000000",
-        );
-        bad(
-            "st inf",
-            "st needs a positive number of seconds, at most 1000000000",
-        );
-        bad("sd", "sd needs a depth");
-        bad("sd 0", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
-        bad("sd 1.5", &format!("sd needs a depth from 1 to {MAX_DEPTH}"));
-        bad("time", NEEDS_CENTIS);
-        bad("otim 1 2", NEEDS_CENTIS);
-        bad("time 9e9", NEEDS_CENTIS);
-        bad("memory", "needs one number");
-        bad(
-            "memory 0",
-            &format!("needs a positive integer, at most {MAX_HASH}"),
-        );
-        bad(
-            "memory 16385",
-            &format!("needs a positive integer, at most {MAX_HASH}"),
-        );
-        bad(
-            "cores many",
-            &format!("needs a positive integer, at most {MAX_THREADS}"),
-        );
-        // An unknown command is quoted alone; a move-like word with arguments is unknown.
-        assert_eq!(
-            parse("xyzzy 1 2"),
-            Err(BadLine {
-                why: "unknown command".into(),
-                command: "xyzzy".into()
-            })
-        );
-        assert_eq!(parse("e2e4 e7e5").unwrap_err().command, "e2e4");
-        assert_eq!(parse("e2e9").unwrap_err().why, "unknown command");
-    }
-
-    #[test]
-    fn garbage_and_long_lines_never_panic() {
-        let long_word = "ü".repeat(200_000);
-        assert_eq!(parse(&long_word).unwrap_err().why, "unknown command");
-        let e = parse(&format!("level {long_word} 5 0")).unwrap_err();
-        assert!(e.why.chars().count() < 80, "{}", e.why);
-        let e = parse(&format!("st {long_word}")).unwrap_err();
-        assert_eq!(
-            e.why,
-            "st needs a positive number of seconds, at most 1000000000"
-        );
-        let many = format!("usermove{}", " e2e4".repeat(100_000));
-        assert_eq!(parse(&many).unwrap_err().why, "usermove takes one move");
-        for line in [
-            "\u{0}",
-            "\u{7f}\u{0} x",
-            "option =",
-            "option",
-            "level 1 : 0",
-            "é2é4",
-        ] {
-            let _ = parse(line);
-        }
-        let bytes: Vec<u8> = (0u32..5000).map(|i| (i * 7919 % 251) as u8).collect();
-        let _ = parse(&String::from_utf8_lossy(&bytes));
     }
 }

@@ -1,44 +1,38 @@
-//! The `lull` commands other than the protocols, one module each: `lull bench` and `lull
-//! perft` (the command-line side of [`crate::bench`] and [`crate::perft`]), `lull solve` (run
-//! a test suite such as Win At Chess), `lull horizon` (show the horizon effect by searching
-//! one position with and without the quiescence search), `lull qtree` (draw a quiescence
-//! search tree), `lull datagen` (self-play training positions), `lull tune` (fit the
-//! evaluation weights to them), `lull spsa` (tune the search's numbers by self-play), `lull data` (pack, merge and shuffle training data, in the
-//! 32-byte records of [`packed`]), `lull train` (train the network of docs/nnue.md), `lull
-//! book` (build and probe Polyglot books), `lull explore` (a local web page showing the horizon
-//! effect, the quiescence tree and its statistics), `lull report` (measure the quiescence search
-//! against the literature's figures and write an HTML report) and [`genfens`]
-//! (OpenBench's opening generator, run from command lines given as arguments). Each tool
-//! owns its command-line arguments (a clap `Args` type) and a `run` that carries the command
-//! out; the work itself is done by library functions that return their results as data, plus
-//! the text rendering the command prints, so that tests and other programs can use them.
+//! The `lull` commands other than the protocols, grouped by the job they serve, one module a
+//! command:
 //!
-//! This module also holds what the tools share: the two ways of writing a score, word
-//! wrapping, and (in [`cli`] and [`progress`]) the command-line helpers.
+//! - [`testing`]: is the engine right and fast? `lull bench` and `lull perft` (the
+//!   command-line side of [`crate::bench`] and [`crate::perft`]) and `lull solve` (run a test
+//!   suite such as Win At Chess).
+//! - [`teaching`]: what does the search do, and why? `lull horizon` (the horizon effect: one
+//!   position searched with and without the quiescence search), `lull why` (why the search
+//!   missed a line), `lull qtree` (a quiescence search tree, drawn), `lull explore` (a local
+//!   web page showing the horizon effect, the quiescence tree and its statistics) and `lull
+//!   report` (the quiescence search measured against the literature's figures, in HTML).
+//! - [`data`]: the games and positions Lull learns from and plays from. `lull datagen`
+//!   (self-play training positions), `lull data` (convert, merge and shuffle training data in
+//!   the 32-byte records of [`data::packed`] or the game shards of [`data::gameformat`];
+//!   import, export and status), OpenBench's opening generator ([`data::genfens`], run from
+//!   command lines given as arguments) and its games ([`data::obpgn`]), and `lull book`
+//!   (build and probe Polyglot books).
+//! - [`training`]: the numbers fitted to that data. `lull train` (the network of
+//!   docs/nnue.md), `lull tune` (the evaluation weights), `lull spsa` (the search's numbers,
+//!   by self-play) and `lull wdl fit` (the win/draw/loss model).
+//! - [`common`]: what tools of several groups share: the one way a tool writes a file
+//!   ([`common::atomic`]) and the progress bar ([`common::progress`]).
+//!
+//! Each tool owns its command-line arguments (a clap `Args` type) and a `run` that carries
+//! the command out; the work itself is done by library functions that return their results
+//! as data, plus the text rendering the command prints, so that tests and other programs can
+//! use them. [`cli`] holds the command-line helpers every tool uses, and this module the two
+//! ways of writing a score and word wrapping.
 
-pub mod atomic;
-pub mod bench;
-pub mod book;
 pub mod cli;
+pub mod common;
 pub mod data;
-pub mod datagen;
-pub mod explore;
-pub mod gameformat;
-pub mod genfens;
-pub mod horizon;
-pub mod obpgn;
-pub mod packed;
-pub mod perft;
-pub mod progress;
-pub mod qtree;
-pub mod report;
-pub mod shard;
-pub mod solve;
-pub mod spsa;
-pub mod train;
-pub mod tune;
-pub mod wdl;
-pub mod why;
+pub mod teaching;
+pub mod testing;
+pub mod training;
 
 use crate::params::{INFINITY, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 use crate::protocol::uci::uci_score;

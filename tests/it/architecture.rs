@@ -685,3 +685,56 @@ fn the_architecture_module_table_is_the_import_scan() {
         }
     }
 }
+
+#[test]
+fn the_protocol_skins_stay_short() {
+    let protocol = src().join("protocol");
+    for skin in ["uci.rs", "xboard.rs"] {
+        let lines = fs::read_to_string(protocol.join(skin))
+            .unwrap()
+            .lines()
+            .count();
+        assert!(lines > 100, "the measure reads the whole skin: {skin}");
+        assert!(lines <= 800, "protocol/{skin} has {lines} lines");
+    }
+    // The command loop and the output have modules of their own.
+    let shared = code(&protocol.join("mod.rs"));
+    for item in ["fn run_loop", "fn say", "fn read_line_bounded"] {
+        assert!(!shared.contains(item), "protocol/mod.rs holds {item}");
+    }
+}
+
+/// `src/tools/` is grouped by job: beside `mod.rs` and the command-line helpers of `cli.rs`
+/// it holds only folders, each a group whose `mod.rs` opens with a module comment that says
+/// what job the group serves.
+#[test]
+fn the_tools_are_grouped_by_job() {
+    let tools = src().join("tools");
+    let mut groups = Vec::new();
+    for entry in fs::read_dir(&tools).expect("read src/tools") {
+        let path = entry.expect("dir entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            groups.push(name);
+        } else {
+            assert!(
+                name == "mod.rs" || name == "cli.rs",
+                "src/tools/{name} is a file outside the groups"
+            );
+        }
+    }
+    assert!(groups.len() >= 4, "groups found: {groups:?}");
+    for group in &groups {
+        let text = fs::read_to_string(tools.join(group).join("mod.rs"))
+            .unwrap_or_else(|e| panic!("src/tools/{group}/mod.rs: {e}"));
+        let comment: Vec<&str> = text
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| l.trim_start_matches("//!"))
+            .collect();
+        assert!(
+            comment.join(" ").split_whitespace().count() >= 8,
+            "src/tools/{group}/mod.rs does not open with a `//!` comment that says its job"
+        );
+    }
+}

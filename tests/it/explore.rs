@@ -8,7 +8,7 @@ use std::net::{IpAddr, Ipv4Addr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use lull::tools::explore::ExploreServer;
+use lull::tools::teaching::explore::ExploreServer;
 use serde_json::{json, Value};
 
 const HORIZON_FEN: &str = "4r1k1/4qppp/8/4p3/2Pn4/1P6/P4PPP/3QR1K1 w - - 0 1";

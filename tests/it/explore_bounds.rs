@@ -13,8 +13,8 @@ use std::net::{IpAddr, Ipv4Addr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use lull::tools::explore::jobs::Caps;
-use lull::tools::explore::{server_limits, ExploreServer};
+use lull::tools::teaching::explore::jobs::Caps;
+use lull::tools::teaching::explore::{server_limits, ExploreServer};
 use serde_json::{json, Value};
 
 /// Sixteen queens: every capture is answered by a capture, a quiescence search without caps

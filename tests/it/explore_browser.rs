@@ -10,7 +10,7 @@
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
-use lull::tools::explore::ExploreServer;
+use lull::tools::teaching::explore::ExploreServer;
 
 use crate::webdriver::{score_value, Browser};
 

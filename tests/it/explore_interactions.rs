@@ -13,8 +13,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Mutex;
 
 use crate::webdriver::{score_value, Browser};
-use lull::tools::explore::tour::tour;
-use lull::tools::explore::ExploreServer;
+use lull::tools::teaching::explore::tour::tour;
+use lull::tools::teaching::explore::ExploreServer;
 use serde_json::json;
 
 /// One browser at a time: the tests share two cores with the rest of the suite.

@@ -5,8 +5,8 @@
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
-use lull::tools::explore::tour::{tour, TourStop};
-use lull::tools::explore::ExploreServer;
+use lull::tools::teaching::explore::tour::{tour, TourStop};
+use lull::tools::teaching::explore::ExploreServer;
 use serde_json::{json, Value};
 
 fn post(agent: &ureq::Agent, url: &str, body: &Value) -> Value {

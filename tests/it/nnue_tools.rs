@@ -6,7 +6,7 @@ use crate::common;
 use std::path::PathBuf;
 
 use lull::nnue::{bucketed_file_size, file_size, Network};
-use lull::tools::packed::{records_from_bytes, PackedRecord};
+use lull::tools::data::packed::{records_from_bytes, PackedRecord};
 
 use common::{run_lull as lull, text};
 

@@ -668,7 +668,10 @@ fn writers(dir: &Path) -> Vec<Writer> {
     let g = dir.join("g.pgn");
     std::fs::write(&g, pgn(3000)).unwrap();
     let epd = dir.join("s.epd");
-    let wac: Vec<&str> = lull::tools::solve::WAC_EPD.lines().take(4).collect();
+    let wac: Vec<&str> = lull::tools::testing::solve::WAC_EPD
+        .lines()
+        .take(4)
+        .collect();
     std::fs::write(&epd, wac.join("\n")).unwrap();
     let p = |name: &str| dir.join(name);
     let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();

@@ -9,10 +9,10 @@ use lull::eval::evaluate;
 use lull::params::{INFINITY, MATE};
 use lull::position::Position;
 use lull::search::{Engine, QEnd, QPrune, QTrace};
-use lull::tools::qtree::{
+use lull::tools::signed_score_text;
+use lull::tools::teaching::qtree::{
     build_tree, qtree, render_dot, render_html, render_text, QChild, QNode, QTree, QTREE_FEN,
 };
-use lull::tools::signed_score_text;
 
 /// White to move. The black rook on d5 is defended once, by the pawn on e6; the pawn on a6
 /// hangs to Ra1; the pawn on h6 is defended once, by the pawn on g7, and attacked by Ng4.

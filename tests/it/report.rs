@@ -8,8 +8,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{run_lull, temp_file_of, text};
-use lull::tools::report::measure::MeasureConfig;
-use lull::tools::report::{collect, write_report};
+use lull::tools::teaching::report::measure::MeasureConfig;
+use lull::tools::teaching::report::{collect, write_report};
 
 const CLAIM_IDS: [&str; 10] = [
     "qnode-share-cpw",

@@ -4,8 +4,8 @@
 //! Elo intervals, and an NNUE column that holds numbers.
 
 use crate::common::temp_file_of;
-use lull::tools::report::measure::MeasureConfig;
-use lull::tools::report::{collect_with, reload, write_report, CollectOptions};
+use lull::tools::teaching::report::measure::MeasureConfig;
+use lull::tools::teaching::report::{collect_with, reload, write_report, CollectOptions};
 
 /// A stored match of two pairs: the variant scores 1 of 4 points (+190.8 Elo for the
 /// default by the claim's sign).
@@ -212,7 +212,7 @@ fn every_figure_has_both_evaluations_axis_labels_and_integer_ticks() {
         again.nnue_measures.as_ref().unwrap()[3].stats,
         nnue[3].stats
     );
-    let texts = |d: &lull::tools::report::ReportData| {
+    let texts = |d: &lull::tools::teaching::report::ReportData| {
         d.claims
             .iter()
             .map(|c| (c.lull.clone(), c.lull_nnue.clone()))

@@ -373,7 +373,7 @@ mod edges {
     /// often mated).
     pub fn positions(wac: usize) -> Vec<String> {
         let mut fens: Vec<String> = NEAR_MATE.iter().map(|f| f.to_string()).collect();
-        let (records, errors) = lull::epd::parse_epd(lull::tools::solve::WAC_EPD);
+        let (records, errors) = lull::epd::parse_epd(lull::tools::testing::solve::WAC_EPD);
         assert!(errors.is_empty(), "{errors:?}");
         for record in records.iter().take(wac) {
             let mut pos = record.position();

@@ -1,4 +1,4 @@
-//! Game shards (`src/tools/gameformat.rs`): the conversions to and from packed records and
+//! Game shards (`src/tools/data/gameformat.rs`): the conversions to and from packed records and
 //! text lines on random games, shards cut at random bytes, damaged checksums named by `lull
 //! data status`, and the import of a match's PGN.
 //!
@@ -14,13 +14,13 @@ use cozy_chess::{Board, Color, Move, Piece};
 use lull::params::MATE_BOUND;
 use lull::position::{board_fen, parse_fen};
 use lull::san::parse_san;
-use lull::tools::datagen::Rng;
-use lull::tools::gameformat::{
+use lull::tools::data::datagen::Rng;
+use lull::tools::data::gameformat::{
     read_block, read_shard_bytes, Block, Entry, GameBuilder, SeqGame, ShardHeader, ShardWriter,
     TrainingFilter, NO_SCORE,
 };
-use lull::tools::packed::PackedRecord;
-use lull::tools::tune::parse_line;
+use lull::tools::data::packed::PackedRecord;
+use lull::tools::training::tune::parse_line;
 
 use common::{run_lull as lull, text};
 
@@ -305,7 +305,7 @@ fn the_trainer_reads_a_shard_as_its_training_positions() {
     let (bytes, games, _) = shard(8, true);
     let path = dir.join("data.games");
     std::fs::write(&path, &bytes).unwrap();
-    let records = lull::tools::data::read_any(&path).unwrap();
+    let records = lull::tools::data::convert::read_any(&path).unwrap();
     let expected: Vec<PackedRecord> = games
         .iter()
         .flat_map(|g| g.records(TrainingFilter::default()).unwrap())
@@ -359,7 +359,7 @@ fn data_status_names_a_damaged_checksum() {
             "    DAMAGED: damaged game at byte {}: checksum mismatch (stored {:08x}, computed {:08x})",
             ends[1],
             u32::from_le_bytes(bad[ends[2] - 4..ends[2]].try_into().unwrap()),
-            lull::tools::gameformat::crc32(&bad[ends[1]..ends[2] - 4])
+            lull::tools::data::gameformat::crc32(&bad[ends[1]..ends[2] - 4])
         ),
         "{stdout}"
     );

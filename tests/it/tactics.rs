@@ -11,7 +11,7 @@ use common::{ensure_python_chess, lull_binary, python, temp_file_of, text};
 use lull::position::Position;
 use lull::search::Engine;
 use lull::time::Limits;
-use lull::tools::solve::mate_moves;
+use lull::tools::testing::solve::mate_moves;
 
 #[test]
 fn go_mate_returns_the_shortest_mate() {

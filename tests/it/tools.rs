@@ -9,8 +9,8 @@ use std::process::{Command, ExitStatus, Stdio};
 
 use lull::epd::parse_epd;
 use lull::position::Position;
-use lull::tools::horizon::{run_horizon, HORIZON_DEPTH, HORIZON_FEN};
-use lull::tools::solve::{solve, SolveConfig, WAC_EPD};
+use lull::tools::teaching::horizon::{run_horizon, HORIZON_DEPTH, HORIZON_FEN};
+use lull::tools::testing::solve::{solve, SolveConfig, WAC_EPD};
 
 use common::{run_lull as lull, text};
 

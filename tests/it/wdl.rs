@@ -4,7 +4,7 @@
 //! from White's view; docs/wdl.md). Its calibration error is bounded, and it predicts the
 //! outcomes better than the same data's outcome frequencies without the score.
 
-use lull::tools::wdl::read_holdout;
+use lull::tools::training::wdl::read_holdout;
 use lull::wdl::{calibration, WdlModel, MODEL};
 
 fn holdout() -> Vec<(i32, i32, f64, f64)> {

@@ -17,12 +17,12 @@ use std::io::BufReader;
 use fuzz::{check, mutated_bytes, random_text, CASES, CASES_IGNORED, FEN_ALPHABET};
 use lull::lines::Lines;
 use lull::protocol::read_line_bounded;
-use lull::tools::data::convert_text;
-use lull::tools::explore::api::handle;
-use lull::tools::explore::jobs::JobTable;
-use lull::tools::gameformat::{read_shard_bytes, SeqGame};
-use lull::tools::packed::records_from_bytes;
-use lull::tools::report::{reload, report_figures};
+use lull::tools::data::convert::convert_text;
+use lull::tools::data::gameformat::{read_shard_bytes, SeqGame};
+use lull::tools::data::packed::records_from_bytes;
+use lull::tools::teaching::explore::api::handle;
+use lull::tools::teaching::explore::jobs::JobTable;
+use lull::tools::teaching::report::{reload, report_figures};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -122,7 +122,7 @@ fn data_is_consistent(bytes: Vec<u8>) -> Result<(), TestCaseError> {
     }
     // The tuner reads the same text with the same verdicts.
     let (entries, tune_errors) =
-        lull::tools::tune::load(&lull::tools::tune::data_text(&bytes), None);
+        lull::tools::training::tune::load(&lull::tools::training::tune::data_text(&bytes), None);
     prop_assert_eq!(entries.len(), summary.positions);
     prop_assert_eq!(tune_errors.len(), errors.len());
     Ok(())
@@ -253,7 +253,7 @@ fn prop_explore_api_100k() {
 /// A closed shard of `n` short games (each from the start position, its moves chosen by
 /// `seed`), and the byte offset where each game's block starts.
 fn shard_with_offsets(n: usize, seed: u64) -> (Vec<u8>, Vec<SeqGame>, Vec<usize>) {
-    use lull::tools::gameformat::{block_size, Entry, ShardHeader, ShardWriter, HEADER_SIZE};
+    use lull::tools::data::gameformat::{block_size, Entry, ShardHeader, ShardWriter, HEADER_SIZE};
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = |below: usize| {
         state ^= state << 13;

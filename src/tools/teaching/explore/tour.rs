@@ -1,0 +1,152 @@
+//! The guided tour of `lull explore`: a handful of positions of the quiescence search's
+//! literature, each opening with the settings that show its point and two sentences on what
+//! to look at. Each stop was chosen by what Lull's search shows for it today, and
+//! `tests/it/explore_tour.rs` checks that it still shows it (the scores' signs, the best moves,
+//! the tree nodes the text names).
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// One stop of the tour.
+#[derive(Clone, Debug, Serialize)]
+pub struct TourStop {
+    /// Short identifier (the page's URL names it: `?tour=<id>`).
+    pub id: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// The position.
+    pub fen: &'static str,
+    /// Depth of the searches.
+    pub depth: i32,
+    /// Option set A (or of the horizon pair), as `(name, value)`.
+    pub options: Vec<(&'static str, &'static str)>,
+    /// Option set B: the stop opens as an A/B comparison.
+    pub options_b: Option<Vec<(&'static str, &'static str)>>,
+    /// Where the quiescence tree opens: moves in UCI from the position (`None`: the horizon).
+    pub tree: Option<Vec<&'static str>>,
+    /// What to look at, in two sentences.
+    pub text: &'static str,
+}
+
+/// The stops, in the order the page lists them.
+pub fn tour() -> Vec<TourStop> {
+    vec![
+        TourStop {
+            id: "refuted-capture",
+            title: "The capture refuted one ply later",
+            fen: crate::tools::teaching::horizon::HORIZON_FEN,
+            depth: 1,
+            options: vec![],
+            options_b: None,
+            tree: None,
+            text: "At depth 1 the search without quiescence plays Qxd4 and counts a knight \
+                   won, because the recapture ...exd4 lies beyond its horizon; the quiescence \
+                   search plays on to ...exd4 Rxe7 Rxe7 and turns the score negative. Open the \
+                   tree at the end of the left PV and follow exd4 on the big board.",
+        },
+        TourStop {
+            id: "pinned-piece",
+            title: "The pinned queen",
+            fen: "5r1k/4Qpq1/4p3/1p1p2P1/2p2P2/1p2P3/3P4/BK6 b - - 0 1",
+            depth: 1,
+            options: vec![("Use NNUE", "false")],
+            options_b: None,
+            tree: None,
+            text: "The black queen on g7 is pinned by the bishop on a1. At depth 1 without \
+                   the quiescence search Black pushes ...b2 and counts a pawn one step from \
+                   queening, because the capture Bxb2 lies beyond the horizon; the quiescence \
+                   search plays on to Bxb2, and Black finds the real defence ...f6, which \
+                   blocks the diagonal with a defended pawn (hand-crafted evaluation). Raise \
+                   the depth and watch the iterations chart: the search without quiescence \
+                   keeps throwing pawns into the diagonal at some depths.",
+        },
+        TourStop {
+            id: "overloaded-defender",
+            title: "The overloaded defender",
+            fen: crate::tools::teaching::qtree::QTREE_FEN,
+            depth: 2,
+            options: vec![("Use NNUE", "false")],
+            options_b: None,
+            tree: None,
+            text: "The knight on f6 guards both the bishop on g4 and the pawn on d5: after \
+                   Bxg4 Nxg4 it has left d5. At depth 2 the search without quiescence stops \
+                   after ...Nxg4 and scores a bishop for a bishop, below zero; the tree there \
+                   shows what it missed, Nxd5 on the quiescence PV, and the search with it \
+                   scores the pawn won. (Shown with the hand-crafted evaluation: the network \
+                   also weighs Black's active knight after Bxg4 Nxg4, and plays Nxd5 at \
+                   once.)",
+        },
+        TourStop {
+            id: "quiet-check",
+            title: "The quiet check the captures-only search misses",
+            fen: "6k1/5ppp/8/8/8/8/Pq3PPP/4R1K1 b - - 0 1",
+            depth: 1,
+            options: vec![("QSearchChecks", "0")],
+            options_b: Some(vec![("QSearchChecks", "1")]),
+            tree: Some(vec!["b2a2"]),
+            text: "Black can take the pawn on a2, but then Re8 is mate, a quiet move no \
+                   capture search looks at: with QSearchChecks 0 (A) Black plays ...Qxa2 at \
+                   depth 1, with QSearchChecks 1 (B) the quiescence search tries the check at \
+                   the horizon and Black makes luft instead. The trees after ...Qxa2 show it: \
+                   A stands pat, B finds Re8 and the mate (M1).",
+        },
+        TourStop {
+            id: "promotion-race",
+            title: "The promotion race",
+            fen: "8/8/P7/8/8/6p1/8/k3K3 w - - 0 1",
+            depth: 2,
+            options: vec![("Use NNUE", "false")],
+            options_b: None,
+            tree: None,
+            text: "Both sides push a passed pawn; White's queens first, and with check on the \
+                   a-file. At depth 2 the search without quiescence cannot see a promotion at \
+                   its horizon and runs the king back (Kf1); the quiescence search looks at \
+                   promotions at every leaf and plays a7, winning the race. (With the hand-crafted \
+                   evaluation: the network plays Kf1 with and without quiescence at this depth.)",
+        },
+        TourStop {
+            id: "null-move-zugzwang",
+            title: "The null move and zugzwang",
+            fen: "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1",
+            depth: 13,
+            options: vec![("NullMovePruning", "true")],
+            options_b: Some(vec![("NullMovePruning", "false")]),
+            tree: None,
+            text: "Null-move pruning, in the main search: the side to move passes, and when a \
+                   reduced search after the pass still beats beta the node ends. That is sound \
+                   while having the move is worth something; in zugzwang, where every move \
+                   costs, the pass is a move the player does not have. From the null-move test \
+                   suites: Black wins with ...Nxd5 Rxd5 Re6, the rook pinning the knight to its \
+                   king. At depth 13 with NullMovePruning (A) the search plays ...Rd8 and \
+                   scores it below zero; with it off (B) it plays ...Nxd5 and scores the \
+                   position higher.",
+        },
+    ]
+}
+
+/// The tour as the page reads it: `{stops: [...]}` with options as objects.
+pub fn tour_json() -> Value {
+    let opts = |o: &[(&str, &str)]| {
+        Value::Object(
+            o.iter()
+                .map(|(n, v)| (n.to_string(), json!(v)))
+                .collect::<serde_json::Map<_, _>>(),
+        )
+    };
+    let stops: Vec<Value> = tour()
+        .iter()
+        .map(|s| {
+            json!({
+                "id": s.id,
+                "title": s.title,
+                "fen": s.fen,
+                "depth": s.depth,
+                "options": opts(&s.options),
+                "options_b": s.options_b.as_deref().map(opts),
+                "tree": s.tree,
+                "text": s.text,
+            })
+        })
+        .collect();
+    json!({ "stops": stops })
+}
