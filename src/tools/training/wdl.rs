@@ -276,7 +276,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let text = replace_constants(&text, &lines)
             .map_err(|e| format!("{}: {e}; nothing written", path.display()))?;
-        crate::tools::atomic::write_atomic(path, text.as_bytes())?;
+        crate::tools::common::atomic::write_atomic(path, text.as_bytes())?;
         println!("wrote the coefficients into {}", path.display());
     }
     print_calibration(
@@ -435,7 +435,7 @@ mod tests {
         let twice = format!("{text}pub const WDL_A: [f64; 4] = [0.0, 0.0, 0.0, 0.0];\n");
         assert!(replace_constants(&twice, &lines).is_err());
         // The real params.rs has exactly one of each.
-        let params = include_str!("../params.rs");
+        let params = include_str!("../../params.rs");
         assert!(replace_constants(params, &lines).is_ok());
     }
 
