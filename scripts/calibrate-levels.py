@@ -131,10 +131,13 @@ def play(level, opp, args, seed):
     games, w, l, d = (int(x) for x in wdl[-1])
     diff, lo, hi = pentanomial_elo(p)
     e, elo_lo, elo_hi = opp_elo
-    # Against a reference with its own interval, the two intervals add in quadrature.
-    if elo_lo != elo_hi and not (math.isinf(lo) or math.isinf(hi)):
-        lo = diff - math.hypot(diff - lo, e - elo_lo)
-        hi = diff + math.hypot(hi - diff, elo_hi - e)
+    # Against a reference with its own interval, the two intervals add in quadrature (each
+    # finite end; an infinite one stays infinite).
+    if elo_lo != elo_hi and not math.isinf(diff):
+        if not math.isinf(lo):
+            lo = diff - math.hypot(diff - lo, e - elo_lo)
+        if not math.isinf(hi):
+            hi = diff + math.hypot(hi - diff, elo_hi - e)
     level_name = "20 (full strength)" if level == 20 else str(level)
     return (
         f"| {level_name} | {label} | {e} | {games // 2} | {w} / {d} / {l} | "

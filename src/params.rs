@@ -450,7 +450,7 @@ pub const SKILL_MAX_LOSS_MAX: i32 = 400;
 /// Lull's levels on the Elo scale of Stockfish 15.1's `UCI_Elo`, as matches measured them
 /// (docs/strength-levels.md, table "Levels"): (level, Elo), both increasing. `UCI_Elo` maps
 /// onto a level by linear interpolation between these points, and its range is theirs.
-pub const SKILL_LEVEL_ELO: &[(f64, i64)] = &[(5.0, 1297), (10.0, 1589), (15.0, 1881), (19.0, 2114)];
+pub const SKILL_LEVEL_ELO: &[(f64, i64)] = &[(5.0, 1334), (10.0, 1697), (15.0, 2061), (19.0, 2352)];
 /// The lowest `UCI_Elo`: the Elo of the weakest level measured.
 pub const SKILL_ELO_MIN: i64 = SKILL_LEVEL_ELO[0].1;
 /// The highest `UCI_Elo`: the Elo of the strongest level measured.

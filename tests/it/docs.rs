@@ -471,6 +471,7 @@ fn the_docs_name_the_network_build_rs_embeds() {
         "Makefile",
         "build.rs",
         "docs/wdl.md",
+        "docs/strength-levels.md",
     ] {
         let mut right = 0;
         let text = std::fs::read_to_string(root().join(name)).unwrap();
