@@ -315,7 +315,7 @@ fn build_table() -> Vec<OptionSpec> {
         other(name, kind, Apply::FrontEnd(which))
     };
     // The setters: `v` is checked against the option's kind and range.
-    vec![
+    let mut table = vec![
         spin("Hash", DEFAULT_HASH as i64, 1, MAX_HASH, |e, v| {
             e.set_hash(v.int() as usize).map(|()| None)
         }),
@@ -555,8 +555,109 @@ fn build_table() -> Vec<OptionSpec> {
                 Ok(syzygy_note("SyzygyProbeLimit"))
             },
         ),
-    ]
+    ];
+    if cfg!(feature = "tune") {
+        table.extend(tunable_options());
+    }
+    table
 }
+
+/// The tuning build's options (`--features tune`): every main-search number of
+/// [`params::TUNABLE_SPECS`] as a spin option of its name, default and range, so that a tuner
+/// that drives engines through UCI (OpenBench's SPSA) can set them. The release build has
+/// none of them.
+pub fn tunable_options() -> Vec<OptionSpec> {
+    params::TUNABLE_SPECS
+        .iter()
+        .zip(TUNABLE_SETTERS)
+        .map(|(spec, set)| OptionSpec {
+            name: spec.name,
+            kind: OptionKind::Spin {
+                default: spec.default as i64,
+                min: spec.min as i64,
+                max: spec.max as i64,
+            },
+            apply: Apply::Engine(set),
+        })
+        .collect()
+}
+
+/// The lines OpenBench's SPSA takes as its input, one per tunable number: `name, int,
+/// default, min, max, c_end, r_end` (`c_end`: the last perturbation, in the number's unit;
+/// `r_end`: the last step's ratio to it squared).
+pub fn openbench_spsa_input(r_end: f64) -> Vec<String> {
+    params::TUNABLE_SPECS
+        .iter()
+        .map(|t| {
+            format!(
+                "{}, int, {}, {}, {}, {}, {}",
+                t.name, t.default, t.min, t.max, t.c_end, r_end
+            )
+        })
+        .collect()
+}
+
+/// Sets the tunable number at index `I` of [`params::TUNABLE_SPECS`] (one setter an index,
+/// since a setter is a plain function).
+fn set_tunable<const I: usize>(e: &mut Engine, v: &OptionValue) -> Result<Option<String>, String> {
+    e.options.tunables.set(I, v.int() as i32);
+    Ok(None)
+}
+
+/// One setter for each tunable number, in the order of [`params::TUNABLE_SPECS`].
+const TUNABLE_SETTERS: [EngineSetter; params::TUNABLE_SPECS.len()] = {
+    const ALL: [EngineSetter; 40] = [
+        set_tunable::<0>,
+        set_tunable::<1>,
+        set_tunable::<2>,
+        set_tunable::<3>,
+        set_tunable::<4>,
+        set_tunable::<5>,
+        set_tunable::<6>,
+        set_tunable::<7>,
+        set_tunable::<8>,
+        set_tunable::<9>,
+        set_tunable::<10>,
+        set_tunable::<11>,
+        set_tunable::<12>,
+        set_tunable::<13>,
+        set_tunable::<14>,
+        set_tunable::<15>,
+        set_tunable::<16>,
+        set_tunable::<17>,
+        set_tunable::<18>,
+        set_tunable::<19>,
+        set_tunable::<20>,
+        set_tunable::<21>,
+        set_tunable::<22>,
+        set_tunable::<23>,
+        set_tunable::<24>,
+        set_tunable::<25>,
+        set_tunable::<26>,
+        set_tunable::<27>,
+        set_tunable::<28>,
+        set_tunable::<29>,
+        set_tunable::<30>,
+        set_tunable::<31>,
+        set_tunable::<32>,
+        set_tunable::<33>,
+        set_tunable::<34>,
+        set_tunable::<35>,
+        set_tunable::<36>,
+        set_tunable::<37>,
+        set_tunable::<38>,
+        set_tunable::<39>,
+    ];
+    // More tunable numbers than setters would not compile here: add setters above.
+    let mut out: [EngineSetter; params::TUNABLE_SPECS.len()] =
+        [set_tunable::<0>; params::TUNABLE_SPECS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = ALL[i];
+        i += 1;
+    }
+    out
+};
 
 /// Where an option goes when several are applied at once (the tools' `--option`s): the
 /// options that others need first (`EvalFile` before `Use NNUE`, which refuses to turn on
@@ -626,9 +727,68 @@ mod tests {
     use crate::time::Limits;
 
     #[test]
+    fn the_tuning_options_set_each_its_own_number() {
+        let options = tunable_options();
+        assert_eq!(options.len(), params::TUNABLE_SPECS.len());
+        // The release build announces none of them.
+        assert_eq!(
+            cfg!(feature = "tune"),
+            option_specs()
+                .iter()
+                .any(|o| o.name == params::TUNABLE_SPECS[0].name)
+        );
+        for (i, (option, spec)) in options.iter().zip(params::TUNABLE_SPECS).enumerate() {
+            assert_eq!(option.name, spec.name);
+            let OptionKind::Spin { default, min, max } = option.kind else {
+                panic!("{} is not a spin option", option.name);
+            };
+            assert_eq!(
+                (default, min, max),
+                (spec.default as i64, spec.min as i64, spec.max as i64)
+            );
+            // The setter of option i moves number i, and no other.
+            let mut e = Engine::new(1);
+            let before = e.options.tunables;
+            let value = option.parse_value(Some(&spec.max.to_string())).unwrap();
+            apply_value(&mut e, option, &value).unwrap();
+            for j in 0..params::TUNABLE_SPECS.len() {
+                let expected = if j == i { spec.max } else { before.get(j) };
+                assert_eq!(e.options.tunables.get(j), expected, "{} set {j}", spec.name);
+            }
+            // Out of range is refused by the option's kind.
+            assert!(option
+                .parse_value(Some(&(spec.max + 1).to_string()))
+                .is_err());
+        }
+    }
+
+    #[test]
+    fn the_openbench_input_has_one_line_per_number() {
+        let lines = openbench_spsa_input(0.002);
+        assert_eq!(lines.len(), params::TUNABLE_SPECS.len());
+        let first = &params::TUNABLE_SPECS[0];
+        assert_eq!(
+            lines[0],
+            format!(
+                "{}, int, {}, {}, {}, {}, 0.002",
+                first.name, first.default, first.min, first.max, first.c_end
+            )
+        );
+        for line in &lines {
+            assert_eq!(line.split(", ").count(), 7, "{line}");
+        }
+    }
+
+    #[test]
     fn table_has_every_option_with_its_range() {
         let specs = option_specs();
-        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        // (The tuning build's options come after these; the test above checks them.)
+        let tunable = |n: &str| params::TUNABLE_SPECS.iter().any(|t| t.name == n);
+        let names: Vec<&str> = specs
+            .iter()
+            .map(|s| s.name)
+            .filter(|n| !tunable(n))
+            .collect();
         assert_eq!(
             names,
             [

@@ -379,6 +379,11 @@ pub struct SpsaArgs {
     /// List the tunable numbers with their defaults, ranges and perturbations, and exit.
     #[arg(long)]
     pub list: bool,
+    /// Print the tunable numbers as OpenBench's SPSA input (`name, int, default, min, max,
+    /// c_end, r_end`, with --r-end) and exit; the engine OpenBench tunes is the tuning build
+    /// (`cargo build --release --features tune`), which has them as UCI options.
+    #[arg(long)]
+    pub openbench: bool,
     /// A UCI option for every engine, e.g. --option EvalFile=nets/lull-2.nnue (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -390,6 +395,18 @@ fn write_numbers(path: &Path, t: &Tunables, comment: &str) -> Result<(), String>
 
 /// `lull spsa`.
 pub fn run(args: SpsaArgs) -> ExitCode {
+    if args.openbench {
+        if !(args.r_end.is_finite() && args.r_end > 0.0) {
+            return fail(
+                2,
+                format!("--r-end must be a positive number, not {}", args.r_end),
+            );
+        }
+        for line in crate::options::openbench_spsa_input(args.r_end) {
+            println!("{line}");
+        }
+        return ExitCode::SUCCESS;
+    }
     if args.list {
         println!(
             "{:<22} {:>7} {:>7} {:>7} {:>8}",
