@@ -3,8 +3,10 @@
 //! short enough to read, `main.rs` is a dispatcher, and one move picker serves both searches.
 //! The page itself is checked against the source: every name it cites in backticks (module,
 //! file, type, function, `Type::method`, `module::item`) must exist in `src/` (or the file in
-//! the repository), and its module table must state exactly the imports this file's scan
-//! (`module_graph`) finds, in an order where every import points down the table.
+//! the repository), every path of the repository its prose names (`nets/…`, `scripts/…`) must
+//! exist, it must cite the network `build.rs` embeds, and its module table must state exactly
+//! the imports this file's scan (`module_graph`) finds, in an order where every import points
+//! down the table.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -359,6 +361,18 @@ fn expand_braces(s: &str) -> Vec<String> {
     }
 }
 
+/// Whether a name cited in backticks is a file's: it ends in the extension of a file kind
+/// the repository holds (`build.rs`, `lull-6.nnue`, `Cargo.toml`), or it is the `Makefile`.
+fn is_file_name(s: &str) -> bool {
+    const KINDS: [&str; 15] = [
+        "rs", "py", "sh", "md", "nnue", "toml", "lock", "yml", "json", "epd", "pgn", "css", "js",
+        "html", "txt",
+    ];
+    s == "Makefile"
+        || s.rsplit_once('.')
+            .is_some_and(|(stem, kind)| !stem.is_empty() && KINDS.contains(&kind))
+}
+
 fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
@@ -368,6 +382,9 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 struct SourceIndex {
     /// Paths of the repository (files, and folders with a trailing `/`).
     paths: Vec<String>,
+    /// The folders at the top of the repository (`nets`, `scripts`, `src`, …): a word of the
+    /// page's prose that starts with one of them and a `/` is a path of the repository.
+    top_folders: BTreeSet<String>,
     /// The code (comments left out) of each file of `src/`, by path relative to `src/`.
     code: BTreeMap<String, String>,
     /// Every word of the code of `src/` (identifiers, and the words of string literals).
@@ -398,19 +415,51 @@ impl SourceIndex {
                 all_words.insert(name.trim().to_string());
             }
         }
+        let top_folders = paths
+            .iter()
+            .filter_map(|p| p.strip_suffix('/'))
+            .filter(|p| !p.contains('/'))
+            .map(String::from)
+            .collect();
         Self {
             paths,
+            top_folders,
             code: code_of,
             words: all_words,
         }
     }
 
+    /// Whether the file or folder cited in backticks exists: the path as the repository has
+    /// it, or the end of one (`search/why.rs` for `src/search/why.rs`, `lull-6.nnue`).
     fn path_exists(&self, cited: &str) -> bool {
         expand_braces(cited).iter().all(|p| {
             self.paths
                 .iter()
                 .any(|have| have == p || have.ends_with(&format!("/{p}")))
         })
+    }
+
+    /// Whether the path of the repository that the prose names exists, exactly so from the
+    /// top of the repository (`nets/lull-6.nnue`, `docs/`).
+    fn repo_path_exists(&self, cited: &str) -> bool {
+        expand_braces(cited)
+            .iter()
+            .all(|p| self.paths.iter().any(|have| have == p))
+    }
+
+    /// The paths of the repository that a line of prose (the text outside backticks) names:
+    /// its words that start with a folder at the top of the repository and a `/`
+    /// (`nets/lull-6.nnue`, `scripts/soak.py`, `docs/strength.md`), the punctuation around
+    /// them left out.
+    fn prose_paths<'t>(&self, prose: &'t str) -> Vec<&'t str> {
+        prose
+            .split(|c: char| c.is_whitespace() || "()[]<>\"'*".contains(c))
+            .map(|w| w.trim_end_matches(['.', ',', ';', ':', '!', '?']))
+            .filter(|w| {
+                w.split_once('/')
+                    .is_some_and(|(top, _)| self.top_folders.contains(top))
+            })
+            .collect()
     }
 
     /// The files of module `path` (`["protocol", "uci"]`, or the end of a path from a
@@ -469,7 +518,7 @@ impl SourceIndex {
         {
             return None;
         }
-        if s.contains('/') || s.contains('{') || s.contains(".rs") || s.contains(".py") {
+        if s.contains('/') || s.contains('{') || is_file_name(s) {
             return (!self.path_exists(s)).then(|| format!("no file or folder {s}"));
         }
         if s.contains('.') && !s.contains("::") {
@@ -528,20 +577,45 @@ impl SourceIndex {
         }
     }
 
-    /// The names of `doc` that do not exist, each with its line.
+    /// The names and paths of `doc` that do not exist, each with its line: every name in
+    /// backticks, and every path of the repository its prose names.
     fn missing(&self, doc: &str) -> Vec<String> {
         let mut out = Vec::new();
         let mut last_type = None;
         for (n, line) in doc.lines().enumerate() {
-            for (i, cited) in line.split('`').enumerate() {
+            for (i, part) in line.split('`').enumerate() {
                 if i % 2 == 1 {
-                    if let Some(why) = self.check(cited, &mut last_type) {
+                    if let Some(why) = self.check(part, &mut last_type) {
                         out.push(format!("line {}: {why}", n + 1));
+                    }
+                } else {
+                    for path in self.prose_paths(part) {
+                        if !self.repo_path_exists(path) {
+                            out.push(format!("line {}: no file or folder {path}", n + 1));
+                        }
                     }
                 }
             }
         }
         out
+    }
+
+    /// The files of the repository that `doc` cites, in backticks or in its prose.
+    fn cited_files(&self, doc: &str) -> BTreeSet<String> {
+        let mut files = BTreeSet::new();
+        for line in doc.lines() {
+            for (i, part) in line.split('`').enumerate() {
+                if i % 2 == 1 {
+                    let system = part.starts_with('/') || part.contains([' ', '(']);
+                    if !system && (part.contains('/') || is_file_name(part)) {
+                        files.extend(expand_braces(part));
+                    }
+                } else {
+                    files.extend(self.prose_paths(part).into_iter().flat_map(expand_braces));
+                }
+            }
+        }
+        files
     }
 }
 
@@ -567,7 +641,13 @@ fn the_doc_check_finds_a_missing_name() {
     let good = "`MovePicker::main`, `::quiescence`; `protocol::uci::parse`, `Session::join`, \
                 `search/movepick.rs`, `render/{text,dot,html}.rs`, `negamax`, `tools/`";
     assert_eq!(index.missing(good), Vec::<String>::new());
-    // ...and each of these fails: a method, a function of a module, a file, a name.
+    // ...and so do the files of the repository it cites, in backticks or in its prose...
+    let files = "`nets/lull-6.nnue` and `build.rs`, `Cargo.toml`, `Makefile`, `lull-6.nnue`; \
+                 the network nets/lull-6.nnue (build.rs), scripts/release.sh, assets/wac.epd, \
+                 (docs/strength.md), the folder scripts/.";
+    assert_eq!(index.missing(files), Vec::<String>::new());
+    // ...and each of these fails: a method, a function of a module, a file, a name, a file of
+    // the repository cited in backticks or in prose.
     for bad in [
         "`MovePicker::evasions`",
         "`MovePicker::main`, `::evasions`",
@@ -576,6 +656,12 @@ fn the_doc_check_finds_a_missing_name() {
         "`render/{text,svg}.rs`",
         "`NoSuchType`",
         "`Session::resume`",
+        "`nets/lull-9.nnue`",
+        "`lull-9.nnue`",
+        "the embedded network, nets/lull-9.nnue.",
+        "the script (scripts/soak.sh) runs",
+        "see docs/nowhere.md, which",
+        "its files in assets/nowhere/",
     ] {
         assert_eq!(
             index.missing(bad).len(),
@@ -584,6 +670,27 @@ fn the_doc_check_finds_a_missing_name() {
             index.missing(bad)
         );
     }
+}
+
+/// The page names the network that `build.rs` embeds, and `build.rs` itself, as files: the
+/// check above then proves that they exist.
+#[test]
+fn the_architecture_page_cites_the_embedded_network_file() {
+    let build = fs::read_to_string(repo().join("build.rs")).unwrap();
+    let embedded = build
+        .lines()
+        .find_map(|l| l.strip_prefix("const DEFAULT_NET: &str = \""))
+        .and_then(|rest| rest.split('"').next())
+        .expect("build.rs names DEFAULT_NET");
+    let index = SourceIndex::new();
+    let cited = index.cited_files(&architecture_doc());
+    for file in [embedded, "build.rs"] {
+        assert!(
+            cited.contains(file),
+            "docs/architecture.md does not cite {file}: {cited:?}"
+        );
+    }
+    assert!(index.repo_path_exists(embedded), "{embedded}");
 }
 
 /// The module table of docs/architecture.md: each row's modules and the imports it states
