@@ -7,10 +7,13 @@
 #   make EVALFILE=<path>      embed that network instead of nets/lull-6.nnue (OpenBench
 #                             passes it; build.rs checks the file, a relative path is from
 #                             this directory)
+#   make FEATURES=tune        the tuning build (every tunable search number a UCI option,
+#                             for OpenBench's SPSA; a tuning branch sets FEATURES ?= tune)
 
 CARGO ?= cargo
 EXE ?=
 EVALFILE ?=
+FEATURES ?=
 
 # Windows binaries end in .exe: the built one, and the copy (unless EXE already says so).
 ifeq ($(OS),Windows_NT)
@@ -29,7 +32,7 @@ ifneq ($(strip $(EXE)),)
 endif
 
 build:
-	EVALFILE="$(EVALFILE)" $(CARGO) build --release
+	EVALFILE="$(EVALFILE)" $(CARGO) build --release $(if $(strip $(FEATURES)),--features $(FEATURES))
 
 clean:
 	$(CARGO) clean
