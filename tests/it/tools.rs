@@ -156,6 +156,58 @@ fn solve_reports_failures_and_am() {
     let _ = std::fs::remove_file(&epd);
 }
 
+/// Solving a suite is analysis: `solve` searches in `TacticalMode` unless `--play` asks for
+/// the search that plays games, and says which.
+#[test]
+fn solve_analyses_by_default_and_plays_with_play() {
+    let epd = temp_file("mode.epd");
+    std::fs::write(
+        &epd,
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"m1\";\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            epd.to_str().unwrap(),
+            "--depth",
+            "3",
+            "--hash",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        let out = lull(&args);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.contains("solved 1 / 1"), "{stdout}");
+        // The header (the settings) is on stderr, the results on stdout.
+        text(&out.stderr)
+    };
+    let analysis = run(&[]);
+    assert!(
+        analysis.lines().any(|l| l == "options: TacticalMode=true"),
+        "{analysis}"
+    );
+    let play = run(&["--play"]);
+    assert!(!play.contains("TacticalMode"), "{play}");
+    // The option still has the last word.
+    let off = run(&["--option", "TacticalMode=false"]);
+    assert!(
+        off.lines().any(|l| l == "options: TacticalMode=false"),
+        "{off}"
+    );
+    let both = lull(&[
+        "solve",
+        epd.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--play",
+        "--tactical",
+    ]);
+    assert!(!both.status.success());
+    let _ = std::fs::remove_file(&epd);
+}
+
 #[test]
 fn solve_rejects_bad_input_with_a_clear_error() {
     let out = lull(&["solve", "/nonexistent/suite.epd", "--depth", "1"]);

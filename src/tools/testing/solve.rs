@@ -756,10 +756,14 @@ pub struct SolveArgs {
     /// A UCI option for every engine, e.g. --option QSearch=false (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// Search in `TacticalMode` (the UCI option): no reverse or plain futility pruning, a
-    /// smaller null-move reduction, quiet checks kept by late move pruning and tried in the
-    /// first quiescence ply, aspiration windows that double. Finds sacrifices and mates
-    /// sooner; weaker in play.
+    /// Search with the play settings (`TacticalMode` off), the search that plays games. Without
+    /// it `solve` analyses, as a GUI's analysis does (`UCI_AnalyseMode`): it searches in
+    /// `TacticalMode` (no reverse or plain futility pruning, a smaller null-move reduction,
+    /// quiet checks kept by late move pruning and tried in the first quiescence ply, aspiration
+    /// windows that double), which finds sacrifices and mates sooner and is weaker in play.
+    #[arg(long, conflicts_with = "tactical")]
+    pub play: bool,
+    /// Search in `TacticalMode`: the default (kept for scripts that name it).
     #[arg(long)]
     pub tactical: bool,
     /// After the run, say for each failed position why it was missed: a longer search (see
@@ -845,12 +849,24 @@ pub fn read_suite(
 /// file, 1 when there is nothing to solve or the JSON cannot be written.
 pub fn run(args: SolveArgs) -> ExitCode {
     // The options first: a typo should not cost a whole run.
-    // `--tactical` is the option `TacticalMode=true`, set before the others.
-    let texts: Vec<String> = args
-        .tactical
+    // Solving a suite is analysis: the option `TacticalMode=true` unless `--play`, set before
+    // the others (so that `--option TacticalMode=false` still turns it off).
+    let texts: Vec<String> = (!args.play)
         .then(|| "TacticalMode=true".to_string())
         .into_iter()
         .chain(args.options.iter().cloned())
+        .collect();
+    // An option given twice is set to its last value, and shown once.
+    let name_of = |t: &String| crate::options::split_assignment(t).0.to_ascii_lowercase();
+    let texts: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            !texts[i + 1..]
+                .iter()
+                .any(|later| name_of(later) == name_of(t))
+        })
+        .map(|(_, t)| t.clone())
         .collect();
     let options = match check_engine_options(&texts) {
         Ok(options) => options,
