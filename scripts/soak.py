@@ -46,7 +46,6 @@ TIME_MARGIN = 0.100  # seconds over the clock before a move counts as a time los
 READY_TIMEOUT = 5.0  # seconds for `readyok` (--ready-timeout)
 STARTUP_TIMEOUT = 30.0  # seconds from starting the process to `uciok`
 EXTRA_OPTIONS = []  # (name, value) from --option, set on both sides after the drawn config
-DEFAULT_BOOK = "/work/shared/data/books/UHO_4060_v4.epd"
 
 
 class Fault(Exception):
@@ -683,9 +682,9 @@ def main():
     p.add_argument("--tc", default="1+0.01", help="BASE+INC in seconds (default 1+0.01)")
     p.add_argument("--pgn", default="soak.pgn", help="PGN to append the games to")
     p.add_argument("--summary", default=None, help="JSON summary (default: PGN name + .json)")
-    p.add_argument("--book", default=None,
-                   help=f"EPD opening book (default {DEFAULT_BOOK} when present, else the "
-                        "start position with 8 random plies)")
+    p.add_argument("--book", default="",
+                   help="EPD opening book, e.g. UHO_4060_v4.epd of the UHO books (default: "
+                        "the start position with 8 random plies)")
     p.add_argument("--seed", default="1", help="seed of openings and configurations")
     p.add_argument("--hang-timeout", type=float, default=10.0,
                    help="seconds past the clock (or after stop) before a missing bestmove "
@@ -715,9 +714,7 @@ def main():
                 "--ready-timeout > 0 and --max-plies >= 1")
     if not os.access(args.engine, os.X_OK):
         p.error(f"engine '{args.engine}' is not an executable file")
-    if args.book is None:
-        args.book = DEFAULT_BOOK if os.path.exists(DEFAULT_BOOK) else ""
-    elif args.book and not os.path.exists(args.book):
+    if args.book and not os.path.exists(args.book):
         p.error(f"book '{args.book}' does not exist")
     if args.summary is None:
         args.summary = os.path.splitext(args.pgn)[0] + ".json"

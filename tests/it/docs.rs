@@ -511,3 +511,203 @@ fn the_docs_name_the_network_build_rs_embeds() {
         "these do not name the embedded network ({embedded}) as the embedded one: {missing:?}"
     );
 }
+
+/// The words of the user-facing Markdown pages (README.md, CHANGELOG.md, docs/**/*.md) that
+/// only the project's own work knew: a row number of docs/strength.md's table (`row 38`,
+/// `rows 25, 26`), a step of the search's code (`Step 9b`: the code renumbers its steps), a
+/// type of the code (`OptionScope`), or a path of the machine a measurement ran on (`/work/`,
+/// `/root/`, `/home/…`, `/tmp/`). docs/strength.md numbers the rows of its own table, and may
+/// cite them.
+fn internal_words(text: &str) -> Vec<String> {
+    const PATHS: [&str; 4] = ["/work/", "/root/", "/home/", "/tmp/"];
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let lower = line.to_ascii_lowercase();
+        let b = lower.as_bytes();
+        let word_start = |i: usize| i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+        for (i, _) in lower.match_indices("row") {
+            let after = i + 3 + usize::from(b.get(i + 3) == Some(&b's'));
+            if word_start(i) && b.get(after) == Some(&b' ') && digit_at(after + 1) {
+                found.push(format!("{}: {line}", n + 1));
+            }
+        }
+        for (i, _) in lower.match_indices("step ") {
+            let mut j = i + 5;
+            while digit_at(j) {
+                j += 1;
+            }
+            let letter = b.get(j).is_some_and(u8::is_ascii_lowercase)
+                && !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric);
+            if word_start(i) && j > i + 5 && letter {
+                found.push(format!("{}: {line}", n + 1));
+            }
+        }
+        if line.contains("OptionScope") {
+            found.push(format!("{}: {line}", n + 1));
+        }
+        for path in PATHS {
+            for (i, _) in line.match_indices(path) {
+                let before = line[..i].chars().next_back();
+                if before.is_none_or(|c| !(c.is_alphanumeric() || "._-/~$}".contains(c))) {
+                    found.push(format!("{}: {line}", n + 1));
+                }
+            }
+        }
+    }
+    found.dedup();
+    found
+}
+
+#[test]
+fn the_internal_words_scanner_finds_them_and_leaves_the_rest() {
+    for bad in [
+        "[docs/strength.md](docs/strength.md) row 38);",
+        "(docs/strength.md rows 25, 26,",
+        "Row 47 with two more changes",
+        "| main search, Step 9b: a TT move",
+        "the steps (step 10a)",
+        "front end (`OptionScope::FrontEnd`)",
+        "cp target/release/lull /work/bin/lull-soak",
+        "`/root/lull-data/soak`",
+        "--pgn /home/me/soak.pgn",
+        "(/tmp/lull.pgn)",
+    ] {
+        assert_eq!(internal_words(bad).len(), 1, "{bad:?}");
+    }
+    for good in [
+        "the lull-4 against lull-2 match in [docs/strength.md](docs/strength.md)",
+        "a row of the table; throw 2 dice; arrows 3",
+        "tested at step 2 of both searches; step 10 alone",
+        "https://example.org/work/index.html and $HOME/lull-data/soak/x.pgn",
+        "~/work/ or ./tmp/x",
+    ] {
+        assert!(internal_words(good).is_empty(), "{good:?}");
+    }
+}
+
+/// No user-facing page but docs/strength.md speaks in the project's internal words (see
+/// `internal_words`): a match is named by what it measured, with a link to docs/strength.md;
+/// an option by what it does; a command by paths a user has.
+#[test]
+fn no_doc_names_table_rows_code_steps_internal_types_or_machine_paths() {
+    let mut found = Vec::new();
+    for path in doc_files() {
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        if !name.ends_with(".md") || name == "docs/strength.md" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        found.extend(
+            internal_words(&text)
+                .into_iter()
+                .map(|w| format!("{name}:{w}")),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "internal words in user-facing docs:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The books a stock OpenBench lists in its `Config/config.json` (each with its download in
+/// its `Books/`); a test preset naming another is refused ("Book was not found in the
+/// configuration").
+const OPENBENCH_BOOKS: [&str; 15] = [
+    "2moves_v1.epd",
+    "3moves_FRC.epd",
+    "4moves_noob.epd",
+    "8moves_v3.epd",
+    "DFRC.epd",
+    "Endgames.epd",
+    "Pohl.epd",
+    "Pohl.pgn",
+    "UHO_4060_v2.epd",
+    "UHO_4060_vB.epd",
+    "UHO_4060_vT.epd",
+    "UHO_Lichess_4852_v1.epd",
+    "DFRC_4852_v1.epd",
+    "endgames_cdb95105.epd",
+    "fortresses_150_250.epd",
+];
+
+/// docs/openbench.md's engine entry is valid JSON, asks the workers for the `cargo` of
+/// Cargo.toml's `rust-version` (an older one fails every build), and its presets and its
+/// genfens example name books a stock OpenBench has.
+#[test]
+fn the_openbench_entry_asks_for_the_rust_version_and_a_stock_book() {
+    let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let rust_version = cargo
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("rust-version in Cargo.toml");
+    let page = std::fs::read_to_string(root().join("docs/openbench.md")).unwrap();
+    let start = page.find("```json\n{").expect("the engine entry") + 8;
+    let end = page[start..].find("```").unwrap() + start;
+    let entry: serde_json::Value = serde_json::from_str(&page[start..end])
+        .unwrap_or_else(|e| panic!("the engine entry is not JSON: {e}"));
+    let compilers = entry["build"]["compilers"].as_array().expect("compilers");
+    assert_eq!(
+        compilers,
+        &[serde_json::json!(format!("cargo>={rust_version}"))],
+        "the entry's compilers against rust-version {rust_version}"
+    );
+    let presets = entry["test_presets"].as_object().expect("test_presets");
+    let books: Vec<&str> = presets
+        .values()
+        .filter_map(|p| p["book_name"].as_str())
+        .collect();
+    assert!(!books.is_empty(), "no preset names a book");
+    for book in books {
+        assert!(OPENBENCH_BOOKS.contains(&book), "{book} is no stock book");
+    }
+    for (i, _) in page.match_indices("genfens 128 seed") {
+        let line = page[i..].lines().next().unwrap();
+        let book = line.split_whitespace().nth(5).unwrap().trim_matches('"');
+        let book = book.strip_prefix("Books/").unwrap_or(book);
+        assert!(OPENBENCH_BOOKS.contains(&book), "{line}: no stock book");
+    }
+}
+
+/// The `nets/….nnue` paths of `text` that it calls embedded: "embed" in the 40 characters
+/// before the path or the 30 after it (as `the_docs_name_the_network_build_rs_embeds` reads).
+fn networks_called_embedded(text: &str) -> Vec<String> {
+    let mut nets = Vec::new();
+    for (start, _) in text.match_indices("nets/lull-") {
+        let Some(len) = text[start..].find(".nnue") else {
+            continue;
+        };
+        let end = start + len + 5;
+        let lo = text.floor_char_boundary(start.saturating_sub(40));
+        let hi = text.ceil_char_boundary((end + 30).min(text.len()));
+        if text[lo..start].contains("embed") || text[end..hi].contains("embed") {
+            nets.push(text[start..end].to_string());
+        }
+    }
+    nets
+}
+
+/// Each section of the changelog (a release, or the changes not yet released) names the one
+/// network it embeds, and the changes not yet released name the network `build.rs` embeds.
+#[test]
+fn each_release_in_the_changelog_names_the_one_network_it_embeds() {
+    let changelog = std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    let mut sections = changelog.split("\n## ").skip(1).peekable();
+    assert!(sections.peek().is_some(), "no section in CHANGELOG.md");
+    for (i, section) in sections.enumerate() {
+        let title = section.lines().next().unwrap();
+        let mut nets = networks_called_embedded(section);
+        nets.sort();
+        nets.dedup();
+        assert_eq!(
+            nets.len(),
+            1,
+            "CHANGELOG.md, {title}: networks called embedded {nets:?}"
+        );
+        if i == 0 {
+            assert_eq!(nets[0], embedded_network(), "CHANGELOG.md, {title}");
+        }
+    }
+}

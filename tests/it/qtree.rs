@@ -619,3 +619,15 @@ fn a_window_beyond_the_mate_scores_is_written_as_its_number() {
         "{pass}"
     );
 }
+
+/// `lull qtree --help` gives each argument's default once (the bounds said "-infinity" in
+/// their text and -32500 in clap's `[default: …]`).
+#[test]
+fn qtree_help_gives_each_default_once() {
+    let twice = crate::tools::defaults_said_twice(&["qtree"]);
+    assert!(
+        twice.is_empty(),
+        "defaults given twice:\n{}",
+        twice.join("\n")
+    );
+}

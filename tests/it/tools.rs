@@ -590,3 +590,73 @@ fn solve_reads_mate_suites_and_reports_per_n() {
     assert!(stdout.contains(&format!("{stem}:1 ")), "{stdout}");
     assert!(stdout.contains("dm 2"), "{stdout}");
 }
+
+/// The arguments of `lull ARGS --help` whose help gives their default twice: in the text
+/// ("default: …", "(default …", "… by default", "the default is …") and in clap's
+/// `[default: …]`. Each argument is the block of lines from its `-x`/`--name`/`<NAME>` line to
+/// the next one.
+pub(crate) fn defaults_said_twice(args: &[&str]) -> Vec<String> {
+    let mut all = args.to_vec();
+    all.push("--help");
+    let out = lull(&all);
+    assert!(out.status.success(), "lull {all:?} failed");
+    let help = text(&out.stdout);
+    let mut blocks: Vec<String> = Vec::new();
+    for line in help.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let head = line.trim_start();
+        if (2..=6).contains(&indent) && head.starts_with(['-', '<', '[']) {
+            blocks.push(String::new());
+        }
+        if let Some(block) = blocks.last_mut() {
+            block.push_str(head);
+            block.push(' ');
+        }
+    }
+    blocks
+        .into_iter()
+        .filter(|block| {
+            let Some(at) = block.find("[default: ") else {
+                return false;
+            };
+            let end = block[at..].find(']').map_or(block.len(), |e| at + e + 1);
+            let words = format!("{}{}", &block[..at], &block[end..]).to_ascii_lowercase();
+            ["default:", "(default", "by default", "default is"]
+                .iter()
+                .any(|w| words.contains(w))
+        })
+        .map(|block| format!("lull {}: {}", args.join(" "), block.trim()))
+        .collect()
+}
+
+/// The subcommands `lull ARGS --help` lists (none if it has none).
+fn subcommands(args: &[&str]) -> Vec<String> {
+    let mut all = args.to_vec();
+    all.push("--help");
+    let help = text(&lull(&all).stdout);
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every command's `--help` gives each argument's default once.
+#[test]
+fn every_help_gives_each_default_once() {
+    let mut twice = Vec::new();
+    for command in subcommands(&[]) {
+        twice.extend(defaults_said_twice(&[&command]));
+        for sub in subcommands(&[&command]) {
+            twice.extend(defaults_said_twice(&[&command, &sub]));
+        }
+    }
+    assert!(
+        twice.is_empty(),
+        "defaults given twice:\n{}",
+        twice.join("\n")
+    );
+}

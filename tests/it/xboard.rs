@@ -208,6 +208,35 @@ fn protover_2_announces_the_features_and_the_option_table() {
     e.expect_one("ping 17", "pong 17", "");
 }
 
+/// The string options are offered as CECP `-string` options with the UCI default (`EvalFile`
+/// `<default>`, the embedded network; `SyzygyPath` empty), and `option NAME=VALUE` sets them:
+/// a network file loads silently, a missing one is an error and the previous one stays.
+#[test]
+fn protover_2_offers_the_string_options() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let (lines, _) = e.wait_for("feature done=1", |l| l == "feature done=1");
+    let mut expected = vec!["feature option=\"EvalFile -string <default>\""];
+    if cfg!(feature = "syzygy") {
+        expected.push("feature option=\"SyzygyPath -string \"");
+    }
+    let strings: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.contains(" -string "))
+        .collect();
+    assert_eq!(strings, expected, "{}", e.tail());
+    e.send("new");
+    e.expect_silent("option EvalFile=nets/lull-5.nnue");
+    e.expect_one(
+        "option EvalFile=no-such.nnue",
+        "Error (cannot read network file",
+        "",
+    );
+    e.expect_silent("option EvalFile=<default>");
+}
+
 #[test]
 fn ping_is_answered_in_order() {
     let mut e = session();

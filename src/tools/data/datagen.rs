@@ -201,10 +201,10 @@ pub enum DataFormat {
     /// Text lines, `<FEN> | <result> | <score>` (for `lull tune`).
     #[default]
     Text,
-    /// 32-byte packed records ([`crate::tools::data::packed`], for `lull train`).
+    /// 32-byte packed records (for `lull train`).
     Bin,
-    /// A game shard ([`crate::tools::data::gameformat`]): every searched position with its move and
-    /// score, about 4 bytes a position; the trainer filters when it reads.
+    /// A game shard: every searched position with its move and score, about 4 bytes a
+    /// position; the trainer filters when it reads.
     Games,
 }
 

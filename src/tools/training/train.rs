@@ -785,14 +785,14 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.3, value_parser = unit)]
     pub lr_gamma: f32,
     /// Weight of the game result in the target (lambda; 0 = score only, 1 = result only).
-    /// 0 by default: with a few million positions from some ten thousand games the result
-    /// half is learnt game by game (docs/nnue.md, generation 1).
+    /// Score only suits a few million positions from some ten thousand games: there the
+    /// result half is learnt game by game (docs/nnue.md, generation 1).
     #[arg(long, default_value_t = DEFAULT_WDL, value_parser = unit)]
     pub wdl: f32,
     /// Centipawns per logistic unit, for the data's scores and the network's output:
-    /// `sigmoid(cp / SCALE)`. The default is the scale of Lull's own centipawns (the
-    /// hand-crafted evaluation's Texel 1/K, which generation 1 kept): it keeps the score and
-    /// result halves of the target consistent and the network on the search's margins.
+    /// `sigmoid(cp / SCALE)`. The scale of Lull's own centipawns (the hand-crafted
+    /// evaluation's Texel 1/K, which generation 1 kept) keeps the score and result halves of
+    /// the target consistent and the network on the search's margins.
     #[arg(long, default_value_t = DEFAULT_EVAL_SCALE, value_parser = positive)]
     pub eval_scale: f32,
     /// AdamW's weight decay (weights only, not biases).

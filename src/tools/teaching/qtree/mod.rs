@@ -51,11 +51,11 @@ pub const QTREE_HASH_MIB: usize = 16;
 pub struct QtreeArgs {
     /// Position (FEN, quoted or as separate words; default: a built-in exchange).
     pub fen: Vec<String>,
-    /// Root alpha (default: -infinity).
+    /// Root alpha, in centipawns (-32500 is minus infinity: no bound).
     #[arg(long, default_value_t = -INFINITY, allow_negative_numbers = true,
           value_parser = clap::value_parser!(i32).range(-(INFINITY as i64)..=INFINITY as i64))]
     pub alpha: i32,
-    /// Root beta (default: +infinity).
+    /// Root beta, in centipawns (32500 is plus infinity: no bound).
     #[arg(long, default_value_t = INFINITY, allow_negative_numbers = true,
           value_parser = clap::value_parser!(i32).range(-(INFINITY as i64)..=INFINITY as i64))]
     pub beta: i32,
