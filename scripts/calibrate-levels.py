@@ -17,7 +17,7 @@ its Elo, pairs, W / D / L, pentanomial, Elo difference with its 95 % interval, t
 Elo). Paste the rows into the table, then `python3 docs/strength-levels.py fit` prints the
 "Levels" table (`SKILL_LEVEL_ELO` in src/params.rs) and `plot` redraws the figure.
 
-`--rows 10:sf1700,19:glaurung` measures only those rows; the default plan is the page's.
+`--matches 10:sf1700,19:glaurung` measures only those rows; the default plan is the page's.
 `--concurrency 2` plays two games at once (at most the machine's cores: both mechanisms are
 node-limited, so the level's play does not depend on the load, but the reference's clock
 does).
@@ -158,12 +158,12 @@ def main():
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2416)
     ap.add_argument("--pgn", help="append the games to this PGN file")
-    ap.add_argument("--rows", help="level:opponent,... (default: the page's plan)")
+    ap.add_argument("--matches", help="level:opponent,... (default: the page's plan)")
     args = ap.parse_args()
     plan = PLAN
-    if args.rows:
+    if args.matches:
         plan = []
-        for item in args.rows.split(","):
+        for item in args.matches.split(","):
             level, _, opp = item.partition(":")
             if not level.isdigit() or not 0 <= int(level) <= 20 or not opp:
                 sys.exit(f"bad row {item!r}: expected LEVEL:OPPONENT, e.g. 10:sf1700")
