@@ -731,6 +731,7 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest, caps: &Caps) -> Value {
             }
         }
     }
+    out["notes"] = result_notes(req, &out);
     if !stopped() {
         job.set_progress(|p| {
             *p = Progress {
@@ -764,6 +765,55 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest, caps: &Caps) -> Value {
         out["threat"] = threat(&req.pos, req.depth, &req.options, Some(&job.stop), caps);
     }
     out
+}
+
+/// The moves of a search's line (`pv` of [`search_json`]) from `pos`, as far as they are
+/// legal.
+fn pv_moves(pos: &Position, search: &Value) -> Vec<cozy_chess::Move> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for uci in line_moves(search) {
+        match p.parse_uci_move(&uci) {
+            Ok(mv) => {
+                out.push(mv);
+                p.play(mv);
+            }
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// The notes under a result ([`super::notes::notes`]) when both of its searches finished.
+fn result_notes(req: &SearchRequest, out: &Value) -> Value {
+    let (keys, labels) = if req.options_b.is_some() {
+        (["a", "b"], ["A", "B"])
+    } else {
+        (
+            ["without", "with"],
+            [
+                "the search without quiescence",
+                "the search with quiescence",
+            ],
+        )
+    };
+    let (l, r) = (&out[keys[0]], &out[keys[1]]);
+    if l.is_null() || r.is_null() {
+        return json!([]);
+    }
+    let (lpv, rpv) = (pv_moves(&req.pos, l), pv_moves(&req.pos, r));
+    let searched = |v: &Value, label, pv| super::notes::Searched {
+        label,
+        qsearch: v["qsearch"].as_bool().unwrap_or(true),
+        score: v["score"].as_i64().unwrap_or(0) as i32,
+        pv,
+    };
+    json!(super::notes::notes(
+        &req.pos,
+        req.depth,
+        &searched(l, labels[0], &lpv),
+        &searched(r, labels[1], &rpv),
+    ))
 }
 
 fn option_value_json(v: &OptionValue) -> Value {

@@ -56,9 +56,13 @@ pub fn tour() -> Vec<TourStop> {
                    the quiescence search Black pushes ...b2 and counts a pawn one step from \
                    queening, because the capture Bxb2 lies beyond the horizon; the quiescence \
                    search plays on to Bxb2, and Black finds the real defence ...f6, which \
-                   blocks the diagonal with a defended pawn (hand-crafted evaluation). Raise \
-                   the depth and watch the iterations chart: the search without quiescence \
-                   keeps throwing pawns into the diagonal at some depths.",
+                   blocks the diagonal with a defended pawn (hand-crafted evaluation). Now \
+                   raise the depth to 6 and watch the iterations chart: from depth 3 the \
+                   search *with* quiescence plays ...b2, and at depth 6 its line throws three \
+                   pawns into the diagonal (...b2, ...c3, ...d4, each taken by the bishop), \
+                   delaying moves that push what it fears beyond its horizon, while the search \
+                   without it plays ...f6: the horizon effect in its other form, and the \
+                   quiescence search does not cure it.",
         },
         TourStop {
             id: "overloaded-defender",
@@ -72,9 +76,7 @@ pub fn tour() -> Vec<TourStop> {
                    Bxg4 Nxg4 it has left d5. At depth 2 the search without quiescence stops \
                    after ...Nxg4 and scores a bishop for a bishop, below zero; the tree there \
                    shows what it missed, Nxd5 on the quiescence PV, and the search with it \
-                   scores the pawn won. (Shown with the hand-crafted evaluation: the network \
-                   also weighs Black's active knight after Bxg4 Nxg4, and plays Nxd5 at \
-                   once.)",
+                   scores the pawn won (hand-crafted evaluation).",
         },
         TourStop {
             id: "quiet-check",
@@ -101,8 +103,8 @@ pub fn tour() -> Vec<TourStop> {
             text: "Both sides push a passed pawn; White's queens first, and with check on the \
                    a-file. At depth 2 the search without quiescence cannot see a promotion at \
                    its horizon and runs the king back (Kf1); the quiescence search looks at \
-                   promotions at every leaf and plays a7, winning the race. (With the hand-crafted \
-                   evaluation: the network plays Kf1 with and without quiescence at this depth.)",
+                   promotions at every leaf and plays a7, winning the race (hand-crafted \
+                   evaluation).",
         },
         TourStop {
             id: "null-move-zugzwang",

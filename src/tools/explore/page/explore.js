@@ -534,20 +534,9 @@ function showResult(r) {
       $("nodes-" + side).textContent = s ? s.nodes : "";
       $("seldepth-" + side).textContent = s ? s.seldepth : "";
     }
-    const w = r.without, q = r.with;
-    let note = "";
-    if (w && q) {
-      if ((w.score > 0 && q.score < 0) || (w.score < 0 && q.score > 0)) {
-        note = "The scores have opposite signs: without the quiescence search the last ply's " +
-          "capture is scored before the reply that refutes it (the horizon effect).";
-      } else if (w.best !== q.best) {
-        note = "The best moves differ: the leaves the search without quiescence scores statically are not quiet.";
-      } else {
-        note = "Both searches agree on the move and the sign of the score.";
-      }
-    }
-    $("horizon-note").textContent = note;
   }
+  showNotes($(ab ? "ab-note" : "horizon-note"), r.notes || []);
+  $(ab ? "horizon-note" : "ab-note").textContent = "";
   $("threat").textContent = r.threat
     ? "Threat: " + r.threat.san + " (the other side's best move were it to move now, " +
       r.threat.score_text + " for it)"
@@ -566,6 +555,19 @@ function showResult(r) {
   showTrees(r.tree, ab ? r.tree_b : null);
   drawMainBoard();
   updateUrl();
+}
+
+// The notes under a result: each sentence the server derived from the scores and lines shown.
+function showNotes(box, notes) {
+  box.textContent = "";
+  if (!notes.length) return;
+  const ul = document.createElement("ul");
+  for (const n of notes) {
+    const li = document.createElement("li");
+    li.textContent = n;
+    ul.appendChild(li);
+  }
+  box.appendChild(ul);
 }
 
 function setupPv(box, fen, line, label) {
