@@ -223,8 +223,8 @@ fn every_tour_stop_shows_what_its_text_says() {
                     .find(|(l, _)| l.starts_with("Re8"))
                     .expect("Re8 in B");
                 // Re8 is mate: the node's score, from Black's side (to move, no move), is
-                // mated; the root's, White's, mate in 1.
-                assert_eq!(re8.1, "-M1", "{tb:?}");
+                // "mated" (counted from the node); the root's, White's, mate in 1.
+                assert_eq!(re8.1, "mated", "{tb:?}");
                 assert_eq!(r["tree_b"]["score_text"], "M1");
             }
             "promotion-race" => {
