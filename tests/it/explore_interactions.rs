@@ -489,7 +489,11 @@ fn at_1280_by_800_the_board_and_the_selected_tree_node_are_on_screen_together() 
     let root_after = b.text("#tree .qnode");
     assert_ne!(root_before, root_after);
     // Move numbers in the PVs.
-    assert!(b.text("#pv-without .moves").starts_with("1."), "{}", b.text("#pv-without .moves"));
+    assert!(
+        b.text("#pv-without .moves").starts_with("1."),
+        "{}",
+        b.text("#pv-without .moves")
+    );
 }
 
 /// A move on the board after a search marks the results stale, and "Tree at" works on the
@@ -505,21 +509,34 @@ fn a_move_after_a_search_marks_the_results_stale_and_tree_at_follows_the_board()
     assert_eq!(b.property("#stale-banner", "hidden"), json!(true));
     b.click("#board [data-square=d1]");
     b.click("#board [data-square=d4]");
-    b.wait_text("#position-status", "Black to move", |t| t.starts_with("Black to move"));
+    b.wait_text("#position-status", "Black to move", |t| {
+        t.starts_with("Black to move")
+    });
     assert_eq!(b.property("#stale-banner", "hidden"), json!(false));
-    assert!(b.text("#stale-banner").starts_with("Stale"), "{}", b.text("#stale-banner"));
+    assert!(
+        b.text("#stale-banner").starts_with("Stale"),
+        "{}",
+        b.text("#stale-banner")
+    );
     let class = b.property("#results", "className");
     assert!(class.as_str().unwrap().contains("stale"), "{class}");
     b.select("#tree-at", "e5d4");
-    b.wait_text("#tree-header", "the tree after exd4", |t| tree_place(t) == "after exd4");
+    b.wait_text("#tree-header", "the tree after exd4", |t| {
+        tree_place(t) == "after exd4"
+    });
     assert_eq!(b.text("#error"), "");
     assert!(!b.find_all("#tree .qnode").is_empty());
     // The tree is of the position on the board: not greyed.
     let tree_class = b.property("#tree-section", "className");
-    assert!(!tree_class.as_str().unwrap().contains("stale"), "{tree_class}");
+    assert!(
+        !tree_class.as_str().unwrap().contains("stale"),
+        "{tree_class}"
+    );
     // Undo: the searched position again, the results current.
     b.click("#undo");
-    b.wait_text("#position-status", "White to move", |t| t.starts_with("White to move"));
+    b.wait_text("#position-status", "White to move", |t| {
+        t.starts_with("White to move")
+    });
     assert_eq!(b.property("#stale-banner", "hidden"), json!(true));
     // Set FEN: another position, stale again.
     b.type_into("#fen", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
@@ -530,7 +547,11 @@ fn a_move_after_a_search_marks_the_results_stale_and_tree_at_follows_the_board()
     b.type_into("#depth", "0");
     b.click("#search");
     b.wait_text("#error", "the refusal", |t| t.contains("depth"));
-    assert!(!b.text("#progress").contains("searching"), "{}", b.text("#progress"));
+    assert!(
+        !b.text("#progress").contains("searching"),
+        "{}",
+        b.text("#progress")
+    );
 }
 
 /// Windows clamped by mate-distance pruning read as the open bounds they are (no `-M1`,
@@ -564,8 +585,16 @@ fn infinite_bounds_read_as_infinite_and_a_mated_root_as_mated() {
     wait_done(&b);
     let score = b.text("#score-with-qsearch");
     assert!(!score.contains("M0"), "{score}");
-    assert!(b.text("#horizon-note").contains("Black is checkmated"), "{}", b.text("#horizon-note"));
-    assert!(!b.text("#tree-header").contains("standing pat"), "{}", b.text("#tree-header"));
+    assert!(
+        b.text("#horizon-note").contains("Black is checkmated"),
+        "{}",
+        b.text("#horizon-note")
+    );
+    assert!(
+        !b.text("#tree-header").contains("standing pat"),
+        "{}",
+        b.text("#tree-header")
+    );
     let icon = b.script(
         "return fetch('/favicon.ico').then(r => r.status + ' ' + r.headers.get('content-type'));",
         json!([]),
@@ -593,5 +622,8 @@ fn the_pinned_queen_note_names_the_search_that_throws_the_pawns() {
         note.contains("The search with quiescence's line gives away 3 pawns"),
         "{note}"
     );
-    assert!(!note.contains("The search without quiescence's line gives away"), "{note}");
+    assert!(
+        !note.contains("The search without quiescence's line gives away"),
+        "{note}"
+    );
 }

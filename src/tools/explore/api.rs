@@ -161,9 +161,12 @@ pub fn handle(method: &str, path: &str, body: &[u8], jobs: &JobTable) -> Reply {
         ["explore.css"] if get => Reply::text("text/css; charset=utf-8", PAGE_CSS),
         ["explore.js"] if get => Reply::text("text/javascript; charset=utf-8", PAGE_JS),
         ["favicon.ico"] | ["favicon.svg"] if get => Reply::text("image/svg+xml", FAVICON_SVG),
-        [] | ["index.html"] | ["explore.css"] | ["explore.js"] | ["favicon.ico"] | ["favicon.svg"] => {
-            wrong_method("GET")
-        }
+        []
+        | ["index.html"]
+        | ["explore.css"]
+        | ["explore.js"]
+        | ["favicon.ico"]
+        | ["favicon.svg"] => wrong_method("GET"),
         ["api", "options"] if get => Reply::json(200, &options_json()),
         ["api", "tour"] if get => Reply::json(200, &super::tour::tour_json()),
         ["api", "options"] | ["api", "tour"] => wrong_method("GET"),

@@ -24,10 +24,10 @@ use crate::options::{apply_value, OptionSpec, OptionValue};
 use crate::params::INFINITY;
 use crate::position::{board_fen, Position};
 use crate::san::move_to_san;
+use crate::search::QEnd;
 use crate::search::{Control, Engine, SearchReport, SearchResult};
 use crate::time::Limits;
 use crate::tools::cli::quiet_engine;
-use crate::search::QEnd;
 use crate::tools::qtree::{qtree, PrunedMove, QChild, QNode, QTree};
 
 /// Hash of each engine a job runs, in MiB.
@@ -577,8 +577,8 @@ fn run_search(
     let mut v = search_json(&req.pos, &result, enabled, its);
     // A game that is over has no depth to reach: nothing cut it.
     let over = req.pos.legal_moves().is_empty();
-    v["cut"] = json!(cut_text(&result, req.depth, caps.search_nodes, caps.search_ms)
-        .filter(|_| !over));
+    v["cut"] =
+        json!(cut_text(&result, req.depth, caps.search_nodes, caps.search_ms).filter(|_| !over));
     Ok(v)
 }
 
