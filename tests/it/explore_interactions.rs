@@ -45,12 +45,7 @@ fn setup(
 fn screenshot(browser: &Browser, name: &str, at: Option<&str>) {
     if let Some(dir) = std::env::var_os("LULL_SCREENSHOTS") {
         let rect = browser.session("GET", "/window/rect", None);
-        browser.session(
-            "POST",
-            "/window/rect",
-            Some(json!({"width": 1280, "height": 800})),
-        );
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        set_viewport(browser, 1280, 800);
         match at {
             Some(css) => browser.script(
                 "const e = document.querySelector(arguments[0]); \
@@ -68,6 +63,30 @@ fn screenshot(browser: &Browser, name: &str, at: Option<&str>) {
             "/window/rect",
             Some(json!({"width": rect["width"], "height": rect["height"]})),
         );
+    }
+}
+
+/// Sizes the window so that the page's viewport is `width` × `height` (the window's frame
+/// takes some of its size, headless too).
+fn set_viewport(browser: &Browser, width: i64, height: i64) {
+    let inner = || {
+        let v = browser.script("return [window.innerWidth, window.innerHeight];", json!([]));
+        (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+    };
+    let (mut w, mut h) = (width, height);
+    for _ in 0..3 {
+        browser.session(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": w, "height": h})),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let (iw, ih) = inner();
+        if (iw, ih) == (width, height) {
+            break;
+        }
+        w += width - iw;
+        h += height - ih;
     }
 }
 
@@ -219,7 +238,7 @@ fn ab_compares_a_main_search_switch_and_the_evaluation() {
     assert_eq!(tree_place(&ha), tree_place(&hb));
     assert!(tree_place(&ha).starts_with("after "), "{ha}");
     assert!(!b.find_all("#tree-b .qnode").is_empty());
-    screenshot(&b, "ab-view.png", Some("#stale-banner"));
+    screenshot(&b, "ab-view.png", Some("#ab-view"));
     let url = b.url();
     assert!(
         url.contains("ab=1") && url.contains("b.NullMovePruning=false"),
@@ -454,11 +473,14 @@ fn at_1280_by_800_the_board_and_the_selected_tree_node_are_on_screen_together() 
     let Some((b, server, _turn)) = setup(1280, 800) else {
         return;
     };
+    set_viewport(&b, 1280, 800);
     b.open(&format!("{}?fen={HORIZON}&depth=1", server.url()));
     wait_done(&b);
     let exd4 = tree_node(&b, "#tree", "exd4").expect("exd4 in the tree at the horizon");
     b.click_element(&exd4);
     b.wait_text("#view-text", "the line", |t| t.contains("1. Qxd4 exd4"));
+    let inner = b.script("return [window.innerWidth, window.innerHeight];", json!([]));
+    assert_eq!(inner, json!([1280, 800]), "the viewport");
     let (w, h) = (1280.0, 800.0);
     for css in ["#board-wrap", "#tree .qnode.selected"] {
         let (l, t, r, bt) = rect(&b, css);
