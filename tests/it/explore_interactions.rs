@@ -380,6 +380,29 @@ fn each_tour_stop_opens_with_its_settings() {
                 assert_eq!(b.text("#best-without-qsearch"), "Kf1");
                 assert_eq!(b.text("#best-with-qsearch"), "a7");
             }
+            "beal-null-move" => {
+                assert_eq!(b.text("#best-a"), "Nf5");
+                assert_eq!(b.text("#best-b"), "Nc6");
+                assert!(tree_node(&b, "#tree-b", "(pass)").is_some());
+            }
+            "delta-misses-mate" => {
+                let tree = b
+                    .text("#tree")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(tree.contains("Qxh7# (delta pruned"), "{tree}");
+                assert!(tree_node(&b, "#tree-b", "Qxh7#").is_some());
+            }
+            "see-ignores-pin" => {
+                let tree = b
+                    .text("#tree")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(tree.contains("Rxg6+ (SEE pruned"), "{tree}");
+                assert!(tree_node(&b, "#tree-b", "Rxg6+").is_some());
+            }
             "null-move-zugzwang" => {
                 assert_eq!(b.text("#best-a"), "Rd8");
                 assert_eq!(b.text("#best-b"), "Nxd5");

@@ -130,6 +130,9 @@ fn every_tour_stop_shows_what_its_text_says() {
             "overloaded-defender",
             "quiet-check",
             "promotion-race",
+            "beal-null-move",
+            "delta-misses-mate",
+            "see-ignores-pin",
             "null-move-zugzwang"
         ]
     );
@@ -236,6 +239,72 @@ fn every_tour_stop_shows_what_its_text_says() {
                     score(q),
                     score(w)
                 );
+            }
+            "beal-null-move" => {
+                let (a, b) = (&r["a"], &r["b"]);
+                assert_eq!(a["best"], "Nf5");
+                assert_eq!(b["best"], "Nc6");
+                assert!(score(b) > score(a), "{} / {}", score(a), score(b));
+                assert_eq!(r["tree"]["path"], json!(["Nc6"]));
+                let passes = |t: &Value| {
+                    t["root"]["children"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|c| c["label"] == "(pass)")
+                        .count()
+                };
+                assert_eq!(passes(&r["tree"]), 0);
+                assert_eq!(passes(&r["tree_b"]), 1, "{}", r["tree_b"]["root"]);
+                // Under the pass White takes a rook.
+                let pass = r["tree_b"]["root"]["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"] == "(pass)")
+                    .unwrap();
+                let kids = root_children(&json!({ "root": pass }));
+                assert!(
+                    kids.iter().any(|(l, _)| l == "Nxd8" || l == "Nxb8"),
+                    "{kids:?}"
+                );
+            }
+            "delta-misses-mate" => {
+                let root = &r["tree"]["root"];
+                let qxh7 = root["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"].as_str().unwrap_or_default().starts_with("Qxh7"))
+                    .expect("Qxh7 in A's tree");
+                assert_eq!(qxh7["kind"], "pruned");
+                assert!(
+                    qxh7["reason"].as_str().unwrap().starts_with("delta"),
+                    "{qxh7}"
+                );
+                let arithmetic = qxh7["delta"].as_str().unwrap();
+                assert!(
+                    arithmetic.contains("pawn 100") && arithmetic.contains("margin 200"),
+                    "{arithmetic}"
+                );
+                assert_eq!(r["tree"]["pv"], json!(["Rxd4"]));
+                assert_eq!(r["tree_b"]["score_text"], "M1");
+                assert_eq!(r["tree_b"]["pv"], json!(["Qxh7#"]));
+            }
+            "see-ignores-pin" => {
+                let root = &r["tree"]["root"];
+                let rxg6 = root["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"] == "Rxg6+")
+                    .expect("Rxg6+ in A's tree");
+                assert_eq!(rxg6["kind"], "pruned");
+                assert!(rxg6["see"].as_i64().unwrap() < 0, "{rxg6}");
+                assert_eq!(r["tree"]["pv"], json!([]));
+                assert_eq!(r["tree_b"]["pv"][0], "Rxg6+");
+                let gain = score(&r["tree_b"]) - score(&r["tree"]);
+                assert!((200..=400).contains(&gain), "{gain}");
             }
             "null-move-zugzwang" => {
                 // A passes where it cannot afford to and misses ...Nxd5; B finds it.

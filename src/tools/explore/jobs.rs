@@ -962,7 +962,8 @@ pub fn bound_text(v: i32) -> String {
 /// A bound of the window of a tree node `qply` plies from the tree's root, as it means:
 /// mate-distance pruning clamps an open window to the mates reachable from the node (a
 /// parent's clamped bound is its child's), and a bound that no score at the node can pass is
-/// written `-∞` / `+∞`, not as a mate it does not mean.
+/// written `-∞` / `+∞`, not as a mate it does not mean; a mate bound is counted from the
+/// node, as [`node_score_text`] counts its scores.
 pub fn node_bound_text(v: i32, qply: i32, lower: bool) -> String {
     use crate::params::MATE;
     if lower && v <= -MATE + qply {
@@ -970,7 +971,8 @@ pub fn node_bound_text(v: i32, qply: i32, lower: bool) -> String {
     } else if !lower && v >= MATE - qply - 1 {
         "+\u{221e}".into()
     } else {
-        bound_text(v)
+        // A mate bound counted from the node, as its scores are.
+        node_score_text(v, qply)
     }
 }
 
