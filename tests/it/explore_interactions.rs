@@ -39,13 +39,54 @@ fn setup(
     Some((browser, server, turn))
 }
 
-/// With `LULL_SCREENSHOTS=DIR`: the page from its top, as a PNG in DIR.
-fn screenshot(browser: &Browser, name: &str) {
+/// With `LULL_SCREENSHOTS=DIR`: the page as a 1280 × 800 window shows it, scrolled so that
+/// `at` (a CSS selector) is near the top (`None`: the page's top), as a PNG in DIR. The
+/// window is set back to its size afterwards.
+fn screenshot(browser: &Browser, name: &str, at: Option<&str>) {
     if let Some(dir) = std::env::var_os("LULL_SCREENSHOTS") {
-        browser.script("window.scrollTo(0, 0); return true;", json!([]));
+        let rect = browser.session("GET", "/window/rect", None);
+        set_viewport(browser, 1280, 800);
+        match at {
+            Some(css) => browser.script(
+                "const e = document.querySelector(arguments[0]); \
+                 window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8); return true;",
+                json!([css]),
+            ),
+            None => browser.script("window.scrollTo(0, 0); return true;", json!([])),
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(name), browser.screenshot()).unwrap();
+        browser.session(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": rect["width"], "height": rect["height"]})),
+        );
+    }
+}
+
+/// Sizes the window so that the page's viewport is `width` × `height` (the window's frame
+/// takes some of its size, headless too).
+fn set_viewport(browser: &Browser, width: i64, height: i64) {
+    let inner = || {
+        let v = browser.script("return [window.innerWidth, window.innerHeight];", json!([]));
+        (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+    };
+    let (mut w, mut h) = (width, height);
+    for _ in 0..3 {
+        browser.session(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": w, "height": h})),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let (iw, ih) = inner();
+        if (iw, ih) == (width, height) {
+            break;
+        }
+        w += width - iw;
+        h += height - ih;
     }
 }
 
@@ -118,7 +159,6 @@ fn the_tree_opens_at_a_pv_node_and_after_a_root_move() {
     let bar = b.wait_text("#view-text", "the line", |t| t.contains("Qxd4 exd4"));
     assert!(bar.contains("(2/2)"), "{bar}");
     assert_eq!(b.text("#board [data-square=d4] .pc-b"), "\u{265F}");
-    screenshot(&b, "tree-view.png");
     b.click("#view-back");
     b.wait_text("#view-text", "one move back", |t| t.contains("(1/2)"));
     assert_eq!(b.text("#board [data-square=d4] .pc-w"), "\u{265B}");
@@ -198,7 +238,7 @@ fn ab_compares_a_main_search_switch_and_the_evaluation() {
     assert_eq!(tree_place(&ha), tree_place(&hb));
     assert!(tree_place(&ha).starts_with("after "), "{ha}");
     assert!(!b.find_all("#tree-b .qnode").is_empty());
-    screenshot(&b, "ab-view.png");
+    screenshot(&b, "ab-view.png", Some("#ab-view"));
     let url = b.url();
     assert!(
         url.contains("ab=1") && url.contains("b.NullMovePruning=false"),
@@ -329,16 +369,39 @@ fn each_tour_stop_opens_with_its_settings() {
                 assert_eq!(tree_place(&h), "after Qxa2", "{h}");
                 let re8 = tree_node(&b, "#tree-b", "Re8").expect("Re8 in B's tree");
                 assert!(
-                    b.element_text(&re8).contains("M1"),
+                    b.element_text(&re8).contains("mated"),
                     "{}",
                     b.element_text(&re8)
                 );
                 assert!(tree_node(&b, "#tree", "Re8").is_none());
-                screenshot(&b, "tour-quiet-check.png");
+                screenshot(&b, "tour-quiet-check.png", Some("#tree-section"));
             }
             "promotion-race" => {
                 assert_eq!(b.text("#best-without-qsearch"), "Kf1");
                 assert_eq!(b.text("#best-with-qsearch"), "a7");
+            }
+            "beal-null-move" => {
+                assert_eq!(b.text("#best-a"), "Nf5");
+                assert_eq!(b.text("#best-b"), "Nc6");
+                assert!(tree_node(&b, "#tree-b", "(pass)").is_some());
+            }
+            "delta-misses-mate" => {
+                let tree = b
+                    .text("#tree")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(tree.contains("Qxh7# (delta pruned"), "{tree}");
+                assert!(tree_node(&b, "#tree-b", "Qxh7#").is_some());
+            }
+            "see-ignores-pin" => {
+                let tree = b
+                    .text("#tree")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(tree.contains("Rxg6+ (SEE pruned"), "{tree}");
+                assert!(tree_node(&b, "#tree-b", "Rxg6+").is_some());
             }
             "null-move-zugzwang" => {
                 assert_eq!(b.text("#best-a"), "Rd8");
@@ -411,4 +474,201 @@ fn a_shared_url_reproduces_the_page() {
     assert!(after[4].contains("QSearchChecks=1") && after[5].contains("LateMoveReductions=false"));
     assert_eq!(b.text("#tree-header"), tree_before);
     assert_eq!(b.url(), url);
+}
+
+/// The bounding box of the first element `css` selects: (left, top, right, bottom) in the
+/// viewport.
+fn rect(b: &Browser, css: &str) -> (f64, f64, f64, f64) {
+    let v = b.script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect(); \
+         return [r.left, r.top, r.right, r.bottom];",
+        json!([css]),
+    );
+    let n = |i: usize| v[i].as_f64().unwrap();
+    (n(0), n(1), n(2), n(3))
+}
+
+/// At 1280 × 800 the board and the tree are on screen together once a tree node is selected
+/// (the board column stays in view while the results scroll), the board shows the node's line,
+/// and the arrow keys step through it with move numbers.
+#[test]
+fn at_1280_by_800_the_board_and_the_selected_tree_node_are_on_screen_together() {
+    let Some((b, server, _turn)) = setup(1280, 800) else {
+        return;
+    };
+    set_viewport(&b, 1280, 800);
+    b.open(&format!("{}?fen={HORIZON}&depth=1", server.url()));
+    wait_done(&b);
+    let exd4 = tree_node(&b, "#tree", "exd4").expect("exd4 in the tree at the horizon");
+    b.click_element(&exd4);
+    b.wait_text("#view-text", "the line", |t| t.contains("1. Qxd4 exd4"));
+    let inner = b.script("return [window.innerWidth, window.innerHeight];", json!([]));
+    assert_eq!(inner, json!([1280, 800]), "the viewport");
+    let (w, h) = (1280.0, 800.0);
+    for css in ["#board-wrap", "#tree .qnode.selected"] {
+        let (l, t, r, bt) = rect(&b, css);
+        assert!(
+            l >= 0.0 && t >= 0.0 && r <= w && bt <= h,
+            "{css} at ({l}, {t}, {r}, {bt}): not within {w} x {h}"
+        );
+    }
+    // The board beside the tree, not above it.
+    assert!(rect(&b, "#board-wrap").2 <= rect(&b, "#tree").0);
+    screenshot(&b, "tree-view.png", Some("#tree-section"));
+    // Keys step through the line.
+    let key = |k: &str| {
+        b.script(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0]})); return true;",
+            json!([k]),
+        );
+    };
+    key("ArrowLeft");
+    b.wait_text("#view-text", "one move back", |t| t.contains("(1/2)"));
+    assert_eq!(b.text("#board [data-square=d4] .pc-w"), "\u{265B}");
+    key("ArrowRight");
+    b.wait_text("#view-text", "forward again", |t| t.contains("(2/2)"));
+    // White's view: the node exd4 has White to move, its score unchanged; its parent, the
+    // root after Qxd4, has Black to move and shows the negated score.
+    let root_before = b.text("#tree .qnode");
+    b.click("#white-view");
+    let root_after = b.text("#tree .qnode");
+    assert_ne!(root_before, root_after);
+    // Move numbers in the PVs.
+    assert!(
+        b.text("#pv-without .moves").starts_with("1."),
+        "{}",
+        b.text("#pv-without .moves")
+    );
+}
+
+/// A move on the board after a search marks the results stale, and "Tree at" works on the
+/// new position (it sent the old FEN: "move 'e5d4': illegal move"); Undo back to the
+/// searched position makes them current again; a refused search leaves no "searching...".
+#[test]
+fn a_move_after_a_search_marks_the_results_stale_and_tree_at_follows_the_board() {
+    let Some((b, server, _turn)) = setup(1280, 800) else {
+        return;
+    };
+    b.open(&format!("{}?fen={HORIZON}&depth=1", server.url()));
+    wait_done(&b);
+    assert_eq!(b.property("#stale-banner", "hidden"), json!(true));
+    b.click("#board [data-square=d1]");
+    b.click("#board [data-square=d4]");
+    b.wait_text("#position-status", "Black to move", |t| {
+        t.starts_with("Black to move")
+    });
+    assert_eq!(b.property("#stale-banner", "hidden"), json!(false));
+    assert!(
+        b.text("#stale-banner").starts_with("Stale"),
+        "{}",
+        b.text("#stale-banner")
+    );
+    let class = b.property("#results", "className");
+    assert!(class.as_str().unwrap().contains("stale"), "{class}");
+    b.select("#tree-at", "e5d4");
+    b.wait_text("#tree-header", "the tree after exd4", |t| {
+        tree_place(t) == "after exd4"
+    });
+    assert_eq!(b.text("#error"), "");
+    assert!(!b.find_all("#tree .qnode").is_empty());
+    // The tree is of the position on the board: not greyed.
+    let tree_class = b.property("#tree-section", "className");
+    assert!(
+        !tree_class.as_str().unwrap().contains("stale"),
+        "{tree_class}"
+    );
+    // Undo: the searched position again, the results current.
+    b.click("#undo");
+    b.wait_text("#position-status", "White to move", |t| {
+        t.starts_with("White to move")
+    });
+    assert_eq!(b.property("#stale-banner", "hidden"), json!(true));
+    // Set FEN: another position, stale again.
+    b.type_into("#fen", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+    b.click("#set-fen");
+    b.wait_text("#position-status", "in check", |t| t.contains("in check"));
+    assert_eq!(b.property("#stale-banner", "hidden"), json!(false));
+    // A refused depth: an error, and the progress line does not say "searching".
+    b.type_into("#depth", "0");
+    b.click("#search");
+    b.wait_text("#error", "the refusal", |t| t.contains("depth"));
+    assert!(
+        !b.text("#progress").contains("searching"),
+        "{}",
+        b.text("#progress")
+    );
+}
+
+/// Windows clamped by mate-distance pruning read as the open bounds they are (no `-M1`,
+/// `M0`), a checkmated root reads "mated", and the page has an icon.
+#[test]
+fn infinite_bounds_read_as_infinite_and_a_mated_root_as_mated() {
+    let Some((b, server, _turn)) = setup(1280, 800) else {
+        return;
+    };
+    // In check at the root of the tree: no stand pat, the evasions' windows are open.
+    b.open(&format!(
+        "{}?fen=4k3/8/8/8/8/8/4r3/4K3%20w%20-%20-%200%201&depth=1&tree=",
+        server.url()
+    ));
+    wait_done(&b);
+    let nodes: Vec<String> = b
+        .find_all("#tree .qnode")
+        .iter()
+        .map(|e| b.element_text(e))
+        .collect();
+    assert!(nodes.len() >= 2, "{nodes:?}");
+    for n in &nodes {
+        assert!(!n.contains("M0") && !n.contains("-M1"), "{n}");
+    }
+    assert!(nodes[1].contains("[-\u{221e}, +\u{221e}]"), "{nodes:?}");
+    // A checkmated root.
+    b.open(&format!(
+        "{}?fen=7k/6Q1/6K1/8/8/8/8/8%20b%20-%20-%200%201&depth=1",
+        server.url()
+    ));
+    wait_done(&b);
+    let score = b.text("#score-with-qsearch");
+    assert!(!score.contains("M0"), "{score}");
+    assert!(
+        b.text("#horizon-note").contains("Black is checkmated"),
+        "{}",
+        b.text("#horizon-note")
+    );
+    assert!(
+        !b.text("#tree-header").contains("standing pat"),
+        "{}",
+        b.text("#tree-header")
+    );
+    let icon = b.script(
+        "return fetch('/favicon.ico').then(r => r.status + ' ' + r.headers.get('content-type'));",
+        json!([]),
+    );
+    assert_eq!(icon, json!("200 image/svg+xml"));
+}
+
+/// The pinned-queen stop at depth 6: the note names the search whose line throws the pawns
+/// (the one with quiescence), as its line shows.
+#[test]
+fn the_pinned_queen_note_names_the_search_that_throws_the_pawns() {
+    let Some((b, server, _turn)) = setup(1280, 800) else {
+        return;
+    };
+    b.open(&format!("{}?tour=pinned-piece", server.url()));
+    wait_done(&b);
+    b.type_into("#depth", "6");
+    b.click("#search");
+    b.wait_text("#run-options", "depth 6", |t| t.starts_with("Depth 6;"));
+    wait_done(&b);
+    let line = b.text("#pv-with .moves");
+    assert!(line.contains("b2") && line.contains("Bxd4"), "{line}");
+    let note = b.text("#horizon-note");
+    assert!(
+        note.contains("The search with quiescence's line gives away 3 pawns"),
+        "{note}"
+    );
+    assert!(
+        !note.contains("The search without quiescence's line gives away"),
+        "{note}"
+    );
 }

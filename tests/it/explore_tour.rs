@@ -23,6 +23,11 @@ fn post(agent: &ureq::Agent, url: &str, body: &Value) -> Value {
 
 /// Searches a stop as the page does and returns the job's result.
 fn search(agent: &ureq::Agent, base: &str, stop: &TourStop) -> Value {
+    search_at(agent, base, stop, None)
+}
+
+/// [`search`] at another depth than the stop's (where its text says "raise the depth").
+fn search_at(agent: &ureq::Agent, base: &str, stop: &TourStop, depth: Option<i32>) -> Value {
     let tour = agent
         .get(format!("{base}api/tour"))
         .call()
@@ -38,8 +43,8 @@ fn search(agent: &ureq::Agent, base: &str, stop: &TourStop) -> Value {
         .find(|s| s["id"] == stop.id)
         .expect("the stop is served")
         .clone();
-    let mut body =
-        json!({"fen": served["fen"], "depth": served["depth"], "options": served["options"]});
+    let depth = depth.map_or_else(|| served["depth"].clone(), |d| json!(d));
+    let mut body = json!({"fen": served["fen"], "depth": depth, "options": served["options"]});
     if !served["options_b"].is_null() {
         body["options_b"] = served["options_b"].clone();
     }
@@ -70,6 +75,25 @@ fn search(agent: &ureq::Agent, base: &str, stop: &TourStop) -> Value {
 
 fn score(v: &Value) -> i64 {
     v["score"].as_i64().unwrap()
+}
+
+/// The SAN moves of a search's line.
+fn line(v: &Value) -> Vec<String> {
+    v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Whether one of the result's notes contains `part`.
+fn noted(r: &Value, part: &str) -> bool {
+    r["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap_or_default().contains(part))
 }
 
 /// The searched children of a tree's root: (label, score text).
@@ -106,6 +130,9 @@ fn every_tour_stop_shows_what_its_text_says() {
             "overloaded-defender",
             "quiet-check",
             "promotion-race",
+            "beal-null-move",
+            "delta-misses-mate",
+            "see-ignores-pin",
             "null-move-zugzwang"
         ]
     );
@@ -119,6 +146,15 @@ fn every_tour_stop_shows_what_its_text_says() {
                 assert_eq!(r["tree"]["path"], json!(["Qxd4"]));
                 let kids = root_children(&r["tree"]);
                 assert!(kids.iter().any(|(l, _)| l == "exd4"), "{kids:?}");
+                // "the quiescence search plays on to ...exd4 Rxe7 Rxe7"
+                assert_eq!(r["tree"]["pv"], json!(["exd4", "Rxe7", "Rxe7"]));
+                // From Black's side, to move there: the knight won back and more.
+                assert!(score(&r["tree"]) > 0, "{}", r["tree"]["score"]);
+                assert!(
+                    noted(&r, "ends its line with the capture Qxd4"),
+                    "{}",
+                    r["notes"]
+                );
             }
             "pinned-piece" => {
                 // Without: the pawn pushed into the diagonal, its capture beyond the horizon,
@@ -133,6 +169,28 @@ fn every_tour_stop_shows_what_its_text_says() {
                     .collect();
                 assert_eq!(pv, ["b2"], "{pv:?}");
                 assert!(score(w) > score(q) + 100, "{} / {}", score(w), score(q));
+                assert!(noted(&r, "Bxb2 winning"), "{}", r["notes"]);
+                // "raise the depth to 6 and watch the iterations chart: from depth 3 the
+                // search with quiescence plays ...b2, and at depth 6 its line throws three
+                // pawns ... while the search without it plays ...f6"
+                let r6 = search_at(&agent, &base, stop, Some(6));
+                let (w6, q6) = (&r6["without"], &r6["with"]);
+                let bests = |s: &Value| -> Vec<String> {
+                    s["iterations"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|i| i["best"].as_str().unwrap_or_default().to_string())
+                        .collect()
+                };
+                assert_eq!(bests(q6)[2..], ["b2", "b2", "b2", "b2"], "{:?}", bests(q6));
+                assert_eq!(line(q6), ["b2", "Bxb2", "c3", "Bxc3", "d4", "Bxd4"]);
+                assert_eq!(w6["best"], "f6");
+                assert!(
+                    noted(&r6, "The search with quiescence's line gives away 3 pawns"),
+                    "{}",
+                    r6["notes"]
+                );
             }
             "overloaded-defender" => {
                 assert!(score(w) < 0 && score(q) > 0, "{} / {}", score(w), score(q));
@@ -151,7 +209,14 @@ fn every_tour_stop_shows_what_its_text_says() {
                 let (a, b) = (&r["a"], &r["b"]);
                 assert_eq!(r["mode"], "ab");
                 assert_eq!(a["best"], "Qxa2");
-                assert_ne!(b["best"], "Qxa2");
+                // "Black makes luft instead": a pawn move on the king's side.
+                let luft = b["best"].as_str().unwrap();
+                assert!(
+                    ["f6", "f5", "g6", "g5", "h6", "h5"].contains(&luft),
+                    "{luft}"
+                );
+                // "A stands pat": no line after ...Qxa2 in A's tree.
+                assert_eq!(r["tree"]["pv"], json!([]), "{}", r["tree"]["pv"]);
                 assert!(score(a) > score(b), "A counts the pawn it takes");
                 assert_eq!(r["tree"]["path"], json!(["Qxa2"]));
                 let (ta, tb) = (root_children(&r["tree"]), root_children(&r["tree_b"]));
@@ -161,8 +226,8 @@ fn every_tour_stop_shows_what_its_text_says() {
                     .find(|(l, _)| l.starts_with("Re8"))
                     .expect("Re8 in B");
                 // Re8 is mate: the node's score, from Black's side (to move, no move), is
-                // mated; the root's, White's, mate in 1.
-                assert_eq!(re8.1, "-M1", "{tb:?}");
+                // "mated" (counted from the node); the root's, White's, mate in 1.
+                assert_eq!(re8.1, "mated", "{tb:?}");
                 assert_eq!(r["tree_b"]["score_text"], "M1");
             }
             "promotion-race" => {
@@ -174,6 +239,72 @@ fn every_tour_stop_shows_what_its_text_says() {
                     score(q),
                     score(w)
                 );
+            }
+            "beal-null-move" => {
+                let (a, b) = (&r["a"], &r["b"]);
+                assert_eq!(a["best"], "Nf5");
+                assert_eq!(b["best"], "Nc6");
+                assert!(score(b) > score(a), "{} / {}", score(a), score(b));
+                assert_eq!(r["tree"]["path"], json!(["Nc6"]));
+                let passes = |t: &Value| {
+                    t["root"]["children"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|c| c["label"] == "(pass)")
+                        .count()
+                };
+                assert_eq!(passes(&r["tree"]), 0);
+                assert_eq!(passes(&r["tree_b"]), 1, "{}", r["tree_b"]["root"]);
+                // Under the pass White takes a rook.
+                let pass = r["tree_b"]["root"]["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"] == "(pass)")
+                    .unwrap();
+                let kids = root_children(&json!({ "root": pass }));
+                assert!(
+                    kids.iter().any(|(l, _)| l == "Nxd8" || l == "Nxb8"),
+                    "{kids:?}"
+                );
+            }
+            "delta-misses-mate" => {
+                let root = &r["tree"]["root"];
+                let qxh7 = root["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"].as_str().unwrap_or_default().starts_with("Qxh7"))
+                    .expect("Qxh7 in A's tree");
+                assert_eq!(qxh7["kind"], "pruned");
+                assert!(
+                    qxh7["reason"].as_str().unwrap().starts_with("delta"),
+                    "{qxh7}"
+                );
+                let arithmetic = qxh7["delta"].as_str().unwrap();
+                assert!(
+                    arithmetic.contains("pawn 100") && arithmetic.contains("margin 200"),
+                    "{arithmetic}"
+                );
+                assert_eq!(r["tree"]["pv"], json!(["Rxd4"]));
+                assert_eq!(r["tree_b"]["score_text"], "M1");
+                assert_eq!(r["tree_b"]["pv"], json!(["Qxh7#"]));
+            }
+            "see-ignores-pin" => {
+                let root = &r["tree"]["root"];
+                let rxg6 = root["children"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["label"] == "Rxg6+")
+                    .expect("Rxg6+ in A's tree");
+                assert_eq!(rxg6["kind"], "pruned");
+                assert!(rxg6["see"].as_i64().unwrap() < 0, "{rxg6}");
+                assert_eq!(r["tree"]["pv"], json!([]));
+                assert_eq!(r["tree_b"]["pv"][0], "Rxg6+");
+                let gain = score(&r["tree_b"]) - score(&r["tree"]);
+                assert!((200..=400).contains(&gain), "{gain}");
             }
             "null-move-zugzwang" => {
                 // A passes where it cannot afford to and misses ...Nxd5; B finds it.

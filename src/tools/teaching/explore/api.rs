@@ -31,6 +31,11 @@ pub const PAGE_CSS: &str = include_str!("page/explore.css");
 /// Its script.
 pub const PAGE_JS: &str = include_str!("page/explore.js");
 
+/// Its icon (a knight on a square, SVG): served for `/favicon.svg` and `/favicon.ico`.
+pub const FAVICON_SVG: &str = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>\
+<rect width='16' height='16' rx='3' fill='#86a666'/>\
+<text x='8' y='13' font-size='13' text-anchor='middle' fill='#fff'>\u{265E}</text></svg>";
+
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 /// Deepest search the page may ask for (the stop button ends long ones).
@@ -155,7 +160,13 @@ pub fn handle(method: &str, path: &str, body: &[u8], jobs: &JobTable) -> Reply {
         [] | ["index.html"] if get => Reply::text("text/html; charset=utf-8", PAGE_HTML),
         ["explore.css"] if get => Reply::text("text/css; charset=utf-8", PAGE_CSS),
         ["explore.js"] if get => Reply::text("text/javascript; charset=utf-8", PAGE_JS),
-        [] | ["index.html"] | ["explore.css"] | ["explore.js"] => wrong_method("GET"),
+        ["favicon.ico"] | ["favicon.svg"] if get => Reply::text("image/svg+xml", FAVICON_SVG),
+        []
+        | ["index.html"]
+        | ["explore.css"]
+        | ["explore.js"]
+        | ["favicon.ico"]
+        | ["favicon.svg"] => wrong_method("GET"),
         ["api", "options"] if get => Reply::json(200, &options_json()),
         ["api", "tour"] if get => Reply::json(200, &super::tour::tour_json()),
         ["api", "options"] | ["api", "tour"] => wrong_method("GET"),

@@ -24,10 +24,11 @@ use crate::options::{apply_value, OptionSpec, OptionValue};
 use crate::params::INFINITY;
 use crate::position::{board_fen, Position};
 use crate::san::move_to_san;
+use crate::search::QEnd;
 use crate::search::{Control, Engine, SearchReport, SearchResult};
 use crate::time::Limits;
 use crate::tools::cli::quiet_engine;
-use crate::tools::teaching::qtree::{qtree, QChild, QNode, QTree};
+use crate::tools::teaching::qtree::{qtree, PrunedMove, QChild, QNode, QTree};
 
 /// Hash of each engine a job runs, in MiB.
 pub const JOB_HASH_MIB: usize = 16;
@@ -326,6 +327,9 @@ pub fn score_text(score: i32) -> String {
     use crate::params::{MATE, MATE_BOUND, TB_BOUND, TB_WIN};
     if score.abs() > MATE {
         format!("{score:+}")
+    } else if score == -MATE {
+        // Checkmated now, the side to move has no move: not a mate "in 0".
+        "mated".into()
     } else if score >= MATE_BOUND {
         format!("M{}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
@@ -469,15 +473,19 @@ fn search_json(
         "time_ms": result.time_ms,
         "pv": line_json(pos, &result.pv),
         "stats": result.stats,
-        "stats_table": stats_rows(&result.stats.table()),
+        "stats_table": stats_rows(&result.stats),
         "cut": Value::Null,
     })
 }
 
 /// The rows of the statistics table ([`crate::search::SearchStats::table`]): name, value;
 /// the q-ply histogram at its end is left out (the page draws it from `stats.qply_hist`).
-fn stats_rows(table: &str) -> Vec<(String, String)> {
-    table
+/// After the quiescence nodes a row splits them by how each began, so that every q-node is
+/// in a row: standing pat, in check, or ended before either (TT cutoffs, caps, draws,
+/// mate-distance pruning, tablebases).
+fn stats_rows(stats: &crate::search::SearchStats) -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = stats
+        .table()
         .lines()
         .take_while(|l| l.trim() != "q-ply histogram")
         .filter(|l| !l.trim().is_empty())
@@ -486,7 +494,25 @@ fn stats_rows(table: &str) -> Vec<(String, String)> {
             let (name, value) = l.split_at(split);
             (name.trim().to_string(), value.trim().to_string())
         })
-        .collect()
+        .collect();
+    let before = stats
+        .qnodes
+        .saturating_sub(stats.standpat_nodes + stats.evasion_nodes);
+    let at = rows
+        .iter()
+        .position(|(n, _)| n == "quiescence nodes")
+        .map_or(rows.len(), |i| i + 1);
+    rows.insert(
+        at,
+        (
+            "q-nodes: stand pat / in check / ended before".to_string(),
+            format!(
+                "{} / {} / {before} (TT cutoffs, caps, draws, mate distance)",
+                stats.standpat_nodes, stats.evasion_nodes
+            ),
+        ),
+    );
+    rows
 }
 
 /// One search, its iterations reported to the job's progress and kept (the last report of
@@ -549,12 +575,10 @@ fn run_search(
     engine.set_report_sink(None);
     let its = std::mem::take(&mut *lock(&iterations));
     let mut v = search_json(&req.pos, &result, enabled, its);
-    v["cut"] = json!(cut_text(
-        &result,
-        req.depth,
-        caps.search_nodes,
-        caps.search_ms
-    ));
+    // A game that is over has no depth to reach: nothing cut it.
+    let over = req.pos.legal_moves().is_empty();
+    v["cut"] =
+        json!(cut_text(&result, req.depth, caps.search_nodes, caps.search_ms).filter(|_| !over));
     Ok(v)
 }
 
@@ -603,7 +627,7 @@ pub fn tree_at(
     let (tree, timed_out) = watched(&control, stop, budget, || {
         qtree(&mut engine, &node, -INFINITY, INFINITY, TREE_NODES)
     });
-    let mut t = tree_json(&tree);
+    let mut t = tree_json(&tree, engine.options.qs.delta_margin);
     t["limited"] = if timed_out {
         json!(format!(
             "stopped by the explorer's cap of {}: the nodes still open were not searched to \
@@ -623,6 +647,78 @@ pub fn tree_at(
     t["path"] = json!(line.iter().map(|m| m["san"].clone()).collect::<Vec<_>>());
     t["path_line"] = json!(line);
     Ok(t)
+}
+
+/// A score of a child, negated, seen one ply nearer the root: a mate is one ply further.
+fn one_ply_up(s: i32) -> i32 {
+    use crate::params::MATE_BOUND;
+    if s >= MATE_BOUND {
+        s - 1
+    } else if s <= -MATE_BOUND {
+        s + 1
+    } else {
+        s
+    }
+}
+
+/// Quiescence nodes of each search of [`root_moves`] at most (past them: static evaluation).
+pub const ROOT_MOVE_QNODES: u64 = 200_000;
+
+/// Each legal move of `pos` scored one ply on without and with the quiescence search: the
+/// static evaluation after it (what a depth-1 search without quiescence counts) and the
+/// quiescence search after it (what the search with it counts), both from the side to move
+/// at `pos`, with the quiescence line; the best by the quiescence search first. Within
+/// `caps.tree_ms` in all (`null` when `stop` or the budget cut it).
+pub fn root_moves(
+    pos: &Position,
+    options: &OptionSet,
+    stop: Option<&AtomicBool>,
+    caps: &Caps,
+) -> Value {
+    let Ok(mut engine) = options_engine(options, Some(true)) else {
+        return Value::Null;
+    };
+    let own = engine.options.qs.max_nodes;
+    if own == 0 || own > ROOT_MOVE_QNODES {
+        engine.options.qs.max_nodes = ROOT_MOVE_QNODES;
+    }
+    let control = engine.control();
+    let budget = Duration::from_millis(caps.tree_ms);
+    let (rows, timed_out) = watched(&control, stop, budget, || {
+        let mut rows = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play(mv);
+            let stat = -engine.static_eval(after.board());
+            let q = engine.quiesce(&after, -INFINITY, INFINITY, 0);
+            if control.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let line = crate::san::line_to_san(after.board(), &q.pv);
+            rows.push((one_ply_up(-q.score), stat, mv, line));
+        }
+        rows
+    });
+    if timed_out || stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+        return Value::Null;
+    }
+    let mut rows = rows;
+    rows.sort_by_key(|r| -r.0);
+    Value::Array(
+        rows.into_iter()
+            .map(|(q, stat, mv, line)| {
+                json!({
+                    "san": move_to_san(pos.board(), mv),
+                    "uci": pos.move_to_uci(mv),
+                    "static": stat,
+                    "static_text": score_text(stat),
+                    "qsearch": q,
+                    "qsearch_text": score_text(q),
+                    "line": line,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// The threat: the best move of the side not to move, were it its turn (the position with
@@ -731,6 +827,7 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest, caps: &Caps) -> Value {
             }
         }
     }
+    out["notes"] = result_notes(req, &out);
     if !stopped() {
         job.set_progress(|p| {
             *p = Progress {
@@ -763,7 +860,65 @@ fn run_job(job: &Arc<Job>, req: &SearchRequest, caps: &Caps) -> Value {
         });
         out["threat"] = threat(&req.pos, req.depth, &req.options, Some(&job.stop), caps);
     }
+    if !stopped() && req.options_b.is_none() {
+        job.set_progress(|p| {
+            *p = Progress {
+                phase: "root_moves".into(),
+                ..Progress::default()
+            }
+        });
+        out["root_moves"] = root_moves(&req.pos, &req.options, Some(&job.stop), caps);
+    }
     out
+}
+
+/// The moves of a search's line (`pv` of [`search_json`]) from `pos`, as far as they are
+/// legal.
+fn pv_moves(pos: &Position, search: &Value) -> Vec<cozy_chess::Move> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for uci in line_moves(search) {
+        match p.parse_uci_move(&uci) {
+            Ok(mv) => {
+                out.push(mv);
+                p.play(mv);
+            }
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// The notes under a result ([`super::notes::notes`]) when both of its searches finished.
+fn result_notes(req: &SearchRequest, out: &Value) -> Value {
+    let (keys, labels) = if req.options_b.is_some() {
+        (["a", "b"], ["A", "B"])
+    } else {
+        (
+            ["without", "with"],
+            [
+                "the search without quiescence",
+                "the search with quiescence",
+            ],
+        )
+    };
+    let (l, r) = (&out[keys[0]], &out[keys[1]]);
+    if l.is_null() || r.is_null() {
+        return json!([]);
+    }
+    let (lpv, rpv) = (pv_moves(&req.pos, l), pv_moves(&req.pos, r));
+    let searched = |v: &Value, label, pv| super::notes::Searched {
+        label,
+        qsearch: v["qsearch"].as_bool().unwrap_or(true),
+        score: v["score"].as_i64().unwrap_or(0) as i32,
+        pv,
+    };
+    json!(super::notes::notes(
+        &req.pos,
+        req.depth,
+        &searched(l, labels[0], &lpv),
+        &searched(r, labels[1], &rpv),
+    ))
 }
 
 fn option_value_json(v: &OptionValue) -> Value {
@@ -775,8 +930,9 @@ fn option_value_json(v: &OptionValue) -> Value {
     }
 }
 
-/// The quiescence tree as JSON: its header and the nested nodes.
-pub fn tree_json(tree: &QTree) -> Value {
+/// The quiescence tree as JSON: its header and the nested nodes; `delta_margin` is the
+/// `QSearchDelta` it was searched with (for the arithmetic of each delta-pruned move).
+pub fn tree_json(tree: &QTree, delta_margin: i32) -> Value {
     json!({
         "fen": tree.fen,
         "score": tree.score,
@@ -788,7 +944,7 @@ pub fn tree_json(tree: &QTree) -> Value {
         "shown_pruned": tree.pruned_count(),
         "truncated": tree.truncated,
         "max_nodes": tree.max_nodes,
-        "root": tree.root.as_ref().map(node_json),
+        "root": tree.root.as_ref().map(|r| node_json(r, delta_margin)),
     })
 }
 
@@ -803,17 +959,110 @@ pub fn bound_text(v: i32) -> String {
     }
 }
 
-fn node_json(node: &QNode) -> Value {
+/// A bound of the window of a tree node `qply` plies from the tree's root, as it means:
+/// mate-distance pruning clamps an open window to the mates reachable from the node (a
+/// parent's clamped bound is its child's), and a bound that no score at the node can pass is
+/// written `-∞` / `+∞`, not as a mate it does not mean; a mate bound is counted from the
+/// node, as [`node_score_text`] counts its scores.
+pub fn node_bound_text(v: i32, qply: i32, lower: bool) -> String {
+    use crate::params::MATE;
+    if lower && v <= -MATE + qply {
+        "-\u{221e}".into()
+    } else if !lower && v >= MATE - qply - 1 {
+        "+\u{221e}".into()
+    } else {
+        // A mate bound counted from the node, as its scores are.
+        node_score_text(v, qply)
+    }
+}
+
+/// A score of a tree node `qply` plies from the tree's root, from the side to move there,
+/// with mates counted from the node: `mated` for a node that is checkmated, `M1` for a mate
+/// it gives with its next move.
+pub fn node_score_text(score: i32, qply: i32) -> String {
+    use crate::params::{MATE, MATE_BOUND};
+    if score.abs() < MATE_BOUND || score.abs() > MATE {
+        return score_text(score);
+    }
+    let plies = MATE - score.abs() - qply;
+    if score < 0 && plies <= 0 {
+        "mated".into()
+    } else if score > 0 {
+        format!("M{}", (plies.max(1) + 1) / 2)
+    } else {
+        format!("-M{}", (plies + 1) / 2)
+    }
+}
+
+/// Which step of the quiescence node ended it, as a key the page explains.
+fn end_kind(end: QEnd) -> &'static str {
+    match end {
+        QEnd::Stopped => "stopped",
+        QEnd::Draw => "draw",
+        QEnd::PlyCap | QEnd::NodeCap => "cap",
+        QEnd::MateDistance => "mate_distance",
+        QEnd::TtCutoff => "tt",
+        QEnd::Tablebase => "tablebase",
+        QEnd::StandPat => "stand_pat",
+        QEnd::BetaCutoff { .. } => "beta_cutoff",
+        QEnd::AllSearched => "all_searched",
+        QEnd::Quiet => "quiet",
+        QEnd::Mate => "mate",
+        QEnd::Stalemate => "stalemate",
+    }
+}
+
+/// The arithmetic of a delta-pruned move of `node`: its stand pat, the captured piece's
+/// value and the margin against alpha as it stood when the move came (raised by the stand
+/// pat and by the moves searched before it). `before`: the children met before it.
+fn delta_text(node: &QNode, before: &[QChild], p: &PrunedMove, margin: i32) -> Option<String> {
+    use crate::params::MATE;
+    let stand_pat = node.stand_pat?;
+    let victim = node.board.as_ref()?.piece_on(p.mv.to)?;
+    let mut alpha = node.alpha.max(-MATE + node.qply).max(stand_pat);
+    for c in before {
+        if let QChild::Node(n) = c {
+            if let Some((s, _)) = n.result {
+                alpha = alpha.max(-s);
+            }
+        }
+    }
+    let value = crate::search::see::see_value(victim);
+    let sum = stand_pat + value + margin;
+    Some(format!(
+        "stand pat {stand_pat:+} + {} {value} + margin {margin} = {sum:+} {} alpha {alpha:+}",
+        match victim {
+            cozy_chess::Piece::Pawn => "pawn",
+            cozy_chess::Piece::Knight => "knight",
+            cozy_chess::Piece::Bishop => "bishop",
+            cozy_chess::Piece::Rook => "rook",
+            cozy_chess::Piece::Queen => "queen",
+            cozy_chess::Piece::King => "king",
+        },
+        if sum <= alpha { "\u{2264}" } else { ">" }
+    ))
+}
+
+fn node_json(node: &QNode, margin: i32) -> Value {
     let children: Vec<Value> = node
         .children
         .iter()
-        .map(|c| match c {
-            QChild::Node(n) => node_json(n),
+        .enumerate()
+        .map(|(i, c)| match c {
+            QChild::Node(n) => node_json(n, margin),
             QChild::Pruned(p) => json!({
                 "kind": "pruned",
                 "label": p.label,
                 "uci": p.mv.to_string(),
                 "reason": p.reason_text(),
+                "reason_kind": match p.reason {
+                    crate::search::QPrune::See => "see",
+                    crate::search::QPrune::Delta => "delta",
+                    crate::search::QPrune::NotRecapture => "recapture",
+                },
+                "delta": (p.reason == crate::search::QPrune::Delta)
+                    .then(|| delta_text(node, &node.children[..i], p, margin))
+                    .flatten(),
                 "see": p.see,
                 "fen": p.board.as_ref().map(board_fen),
             }),
@@ -828,15 +1077,19 @@ fn node_json(node: &QNode) -> Value {
         "window": if node.in_null_search {
             [format!("{:+}", node.alpha), format!("{:+}", node.beta)]
         } else {
-            [bound_text(node.alpha), bound_text(node.beta)]
+            [
+                node_bound_text(node.alpha, node.qply, true),
+                node_bound_text(node.beta, node.qply, false),
+            ]
         },
         "qply": node.qply,
         "in_check": node.in_check,
         "stand_pat": node.stand_pat,
         "stand_pat_text": node.stand_pat.map(score_text),
         "score": node.result.map(|(s, _)| s),
-        "score_text": node.result.map(|(s, _)| score_text(s)),
+        "score_text": node.result.map(|(s, _)| node_score_text(s, node.qply)),
         "end": node.end_text(),
+        "end_kind": node.result.map(|(_, e)| end_kind(e)),
         "on_pv": node.on_pv,
         "null": node.null,
         "hidden": node.hidden,
@@ -867,7 +1120,20 @@ mod tests {
         assert_eq!(score_text(MATE + 1), "+32001");
         assert_eq!(bound_text(-(INFINITY - 1)), "-32499");
         assert_eq!(score_text(MATE), "M0");
-        assert_eq!(score_text(-MATE), "-M0");
+        assert_eq!(score_text(-MATE), "mated");
+        // Windows of tree nodes: mate-distance clamps are no bounds (the open ends).
+        assert_eq!(node_bound_text(-(MATE - 1), 1, true), "-\u{221e}");
+        assert_eq!(node_bound_text(MATE, 1, false), "+\u{221e}");
+        assert_eq!(node_bound_text(MATE - 1, 0, false), "+\u{221e}");
+        assert_eq!(node_bound_text(-MATE, 0, true), "-\u{221e}");
+        assert_eq!(node_bound_text(MATE - 5, 1, false), "M2");
+        assert_eq!(node_bound_text(-120, 1, true), "-120");
+        // Node scores: mates from the node.
+        assert_eq!(node_score_text(-(MATE - 1), 1), "mated");
+        assert_eq!(node_score_text(MATE - 1, 0), "M1");
+        assert_eq!(node_score_text(MATE - 3, 2), "M1");
+        assert_eq!(node_score_text(-(MATE - 3), 1), "-M1");
+        assert_eq!(node_score_text(35, 3), "+35");
         assert_eq!(score_text(TB_WIN - 3), "TB win");
         assert_eq!(score_text(-TB_BOUND), "TB loss");
         assert_eq!(score_text(TB_BOUND - 1), "+31742");

@@ -25,6 +25,7 @@
 
 pub mod api;
 pub mod jobs;
+pub mod notes;
 pub mod tour;
 
 use std::io::Read as _;

@@ -56,9 +56,13 @@ pub fn tour() -> Vec<TourStop> {
                    the quiescence search Black pushes ...b2 and counts a pawn one step from \
                    queening, because the capture Bxb2 lies beyond the horizon; the quiescence \
                    search plays on to Bxb2, and Black finds the real defence ...f6, which \
-                   blocks the diagonal with a defended pawn (hand-crafted evaluation). Raise \
-                   the depth and watch the iterations chart: the search without quiescence \
-                   keeps throwing pawns into the diagonal at some depths.",
+                   blocks the diagonal with a defended pawn (hand-crafted evaluation). Now \
+                   raise the depth to 6 and watch the iterations chart: from depth 3 the \
+                   search *with* quiescence plays ...b2, and at depth 6 its line throws three \
+                   pawns into the diagonal (...b2, ...c3, ...d4, each taken by the bishop), \
+                   delaying moves that push what it fears beyond its horizon, while the search \
+                   without it plays ...f6: the horizon effect in its other form, and the \
+                   quiescence search does not cure it.",
         },
         TourStop {
             id: "overloaded-defender",
@@ -72,9 +76,7 @@ pub fn tour() -> Vec<TourStop> {
                    Bxg4 Nxg4 it has left d5. At depth 2 the search without quiescence stops \
                    after ...Nxg4 and scores a bishop for a bishop, below zero; the tree there \
                    shows what it missed, Nxd5 on the quiescence PV, and the search with it \
-                   scores the pawn won. (Shown with the hand-crafted evaluation: the network \
-                   also weighs Black's active knight after Bxg4 Nxg4, and plays Nxd5 at \
-                   once.)",
+                   scores the pawn won (hand-crafted evaluation).",
         },
         TourStop {
             id: "quiet-check",
@@ -101,8 +103,55 @@ pub fn tour() -> Vec<TourStop> {
             text: "Both sides push a passed pawn; White's queens first, and with check on the \
                    a-file. At depth 2 the search without quiescence cannot see a promotion at \
                    its horizon and runs the king back (Kf1); the quiescence search looks at \
-                   promotions at every leaf and plays a7, winning the race. (With the hand-crafted \
-                   evaluation: the network plays Kf1 with and without quiescence at this depth.)",
+                   promotions at every leaf and plays a7, winning the race (hand-crafted \
+                   evaluation).",
+        },
+        TourStop {
+            id: "beal-null-move",
+            title: "Beal's null move: the threat a stand pat ignores",
+            fen: "1r1r2k1/5pp1/7p/8/3N4/7P/5PP1/6K1 w - - 0 1",
+            depth: 1,
+            options: vec![("Use NNUE", "false"), ("QSearchNullMove", "0")],
+            options_b: Some(vec![("Use NNUE", "false"), ("QSearchNullMove", "1")]),
+            tree: Some(vec!["d4c6"]),
+            text: "Nc6 forks both rooks, but it captures nothing: after it Black stands pat, \
+                   and the static evaluation still counts both rooks. With QSearchNullMove 0 \
+                   (A) White plays Nf5 at depth 1. Beal's null-move quiescence (B, \
+                   QSearchNullMove 1) lets the side to move pass first and lowers its stand pat \
+                   by what the opponent's captures then win: White plays the fork Nc6 and \
+                   scores it higher. The trees after Nc6 show it: B's root has a (pass) node \
+                   under which White takes a rook; A's has none.",
+        },
+        TourStop {
+            id: "delta-misses-mate",
+            title: "Delta pruning skips a mate",
+            fen: "5rk1/5ppp/8/6NQ/3q4/8/5PPP/3R2K1 w - - 0 1",
+            depth: 1,
+            options: vec![("Use NNUE", "false"), ("QSearchDeltaChecks", "false")],
+            options_b: Some(vec![("Use NNUE", "false"), ("QSearchDeltaChecks", "true")]),
+            tree: Some(vec![]),
+            text: "Delta pruning skips a capture when the stand pat plus the captured piece \
+                   plus a margin (QSearchDelta, 200 centipawns) cannot reach alpha. Look at the \
+                   trees at the root: Rxd4 wins the queen first and lifts alpha, so Qxh7, \
+                   which takes only a pawn, is delta-pruned in A (its arithmetic is shown \
+                   beside the tree), though Qxh7 is mate. With QSearchDeltaChecks (B) a \
+                   capture that gives check is never delta-pruned, and the tree finds Qxh7# \
+                   (M1).",
+        },
+        TourStop {
+            id: "see-ignores-pin",
+            title: "SEE misjudges a capture: the recapturing pawn is pinned",
+            fen: "6k1/5p2/6n1/8/8/1B6/8/6RK w - - 0 1",
+            depth: 1,
+            options: vec![("Use NNUE", "false"), ("QSearchSEE", "0")],
+            options_b: Some(vec![("Use NNUE", "false"), ("QSearchSEE", "-10000")]),
+            tree: Some(vec![]),
+            text: "Static exchange evaluation plays out the captures on one square and ignores \
+                   pins: for Rxg6+ it counts the rook lost to ...fxg6, a losing exchange. \
+                   But the pawn on f7 is pinned by the bishop on b3 and cannot take. Look at \
+                   the trees at the root: with QSearchSEE 0 (A) Rxg6+ is SEE-pruned and White \
+                   stands pat; with SEE pruning off (B, QSearchSEE -10000) the tree searches \
+                   it and wins the knight (line Rxg6+), a score higher by about a knight.",
         },
         TourStop {
             id: "null-move-zugzwang",

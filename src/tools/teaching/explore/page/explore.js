@@ -7,6 +7,70 @@ const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const GLYPHS = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GROUPS = { quiescence: "Quiescence search", main: "Main search", evaluation: "Evaluation" };
+const CPW = "https://www.chessprogramming.org/";
+
+// Each option: what it does in one line (with its unit) and its place in the literature.
+const OPTION_DOCS = {
+  QSearch: ["the quiescence search at the horizon (off: the leaf is scored by the static evaluation)", "Quiescence_Search"],
+  QSearchMaxPly: ["plies past the horizon the quiescence search may go; a node there is scored statically (plies)", "Quiescence_Search"],
+  QSearchMaxNodes: ["quiescence nodes a search may spend; past them nodes are scored statically (nodes, 0: no cap)", "Quiescence_Search"],
+  QSearchChecks: ["q-plies from the horizon in which quiet checks are tried besides captures (plies)", "Quiescence_Search#Checks"],
+  QSearchSEE: ["a capture whose static exchange evaluation is below this is skipped (centipawns)", "Static_Exchange_Evaluation"],
+  QSearchDelta: ["delta pruning: a capture is skipped when stand pat + victim + this margin cannot reach alpha (centipawns, 0: off)", "Delta_Pruning"],
+  QSearchDeltaChecks: ["never delta-prune a capture that gives check (it may mate)", "Delta_Pruning"],
+  QSearchTT: ["the transposition table probed and stored in the quiescence search", "Transposition_Table"],
+  QSearchUnderpromotions: ["promotions to rook, bishop and knight searched too, not only to a queen", "Promotions"],
+  QSearchPawnPushes: ["pawn pushes to the seventh rank searched too (quiet moves that threaten to queen)", "Quiescence_Search"],
+  QSearchRecapturesAfter: ["from this q-ply on only recaptures on the last capture's square are searched (plies, 0: never)", "Quiescence_Search"],
+  QSearchNullMove: ["Beal's null-move quiescence: the stand pat lowered by what the opponent wins if the side to move passes (0 off, 1 at q-ply 0, 2 every q-ply)", "Null_Move_Pruning"],
+  Razoring: ["main search: near the horizon a node far below alpha drops into the quiescence search", "Razoring"],
+  ReverseFutility: ["main search: a node whose static evaluation beats beta by a depth-scaled margin returns at once", "Reverse_Futility_Pruning"],
+  NullMovePruning: ["main search: pass, and end the node when a reduced search after the pass still beats beta", "Null_Move_Pruning"],
+  ProbCut: ["main search: a shallow search of captures beating beta by a margin ends the node", "ProbCut"],
+  FutilityPruning: ["main search: near the horizon quiet moves that cannot lift the evaluation to alpha are skipped", "Futility_Pruning"],
+  LateMovePruning: ["main search: near the horizon late quiet moves are skipped", "Futility_Pruning#MoveCountBasedPruning"],
+  SEEPruning: ["main search: moves losing material by exchange are skipped near the horizon", "Static_Exchange_Evaluation"],
+  LateMoveReductions: ["main search: late moves searched to a smaller depth first", "Late_Move_Reductions"],
+  CaptureHistory: ["main search: captures ordered by how often each cut off before", "History_Heuristic"],
+  SingularExtensions: ["main search: a move much better than every other is searched one ply deeper", "Singular_Extensions"],
+  TacticalMode: ["analysis for tactics: no reverse futility and the other changes for mate problems", "Search"],
+  "Use NNUE": ["the neural network evaluates (off: the hand-crafted evaluation, terms a person can read)", "NNUE"],
+};
+
+// The steps that end a quiescence node, and what a pruned move's reason means.
+const TERMS = {
+  stand_pat: ["stand pat \u2265 beta: the static evaluation, a lower bound since the side to move may decline every capture, already beats beta", "Quiescence_Search#StandPat"],
+  beta_cutoff: ["beta cutoff: a move scored at least beta, so the opponent avoids this node and the other moves need no search", "Beta-Cutoff"],
+  all_searched: ["every move searched or pruned and none reached beta: the best of them (or the stand pat) is the score", "Quiescence_Search"],
+  quiet: ["no captures left: no forcing move to try, the stand pat is the score", "Quiescence_Search"],
+  tt: ["TT cutoff: the transposition table held a bound for this position that settles the window", "Transposition_Table"],
+  cap: ["cap: QSearchMaxPly or QSearchMaxNodes reached, the node is scored by the static evaluation", "Quiescence_Search"],
+  mate_distance: ["mate distance pruning: a mate found nearer the root cannot be beaten here", "Mate_Distance_Pruning"],
+  mate: ["checkmate: in check with no legal move (no standing pat in check)", "Checkmate"],
+  stalemate: ["stalemate: no legal move, not in check, a draw", "Stalemate"],
+  draw: ["a draw by rule: repetition, the fifty-move rule or insufficient material", "Draw"],
+  tablebase: ["the endgame tablebases gave the result", "Endgame_Tablebases"],
+  stopped: ["the search was stopped before the node ended", "Quiescence_Search"],
+  see: ["SEE pruned: the static exchange evaluation of the capture (the whole swap on its square, pins ignored) is below QSearchSEE", "Static_Exchange_Evaluation"],
+  delta: ["delta pruned: stand pat + the captured piece + the QSearchDelta margin cannot reach alpha", "Delta_Pruning"],
+  recapture: ["not a recapture: past QSearchRecapturesAfter only captures on the last capture's square are searched", "Quiescence_Search"],
+};
+
+// An element with a one-line explanation and a link to the literature.
+function explain(key, table) {
+  const e = (table || TERMS)[key];
+  const span = document.createElement("span");
+  span.className = "explain";
+  if (!e) return span;
+  span.appendChild(document.createTextNode(e[0] + " "));
+  const a = document.createElement("a");
+  a.href = CPW + e[1];
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.textContent = "(literature)";
+  span.appendChild(a);
+  return span;
+}
 
 const state = {
   fen: START_FEN,
@@ -21,6 +85,7 @@ const state = {
   result: null,     // the last result shown
   treeMoves: null,  // where the tree is (UCI moves from the position); null: the horizon
   trees: null,      // the trees shown: [A] or [A, B]
+  treeFen: null,    // the position the trees' paths start from
   pinned: null,     // the tree node kept in the detail panel
   view: null,       // a line shown on the big board: {fens, ucis, sans, index, title}
 };
@@ -189,7 +254,7 @@ function drawMainBoard() {
       arrows: [uciArrow(uci, "line")],
     });
     $("view-text").textContent = v.title + ": " +
-      (v.index === 0 ? "(start)" : v.sans.slice(0, v.index).join(" ")) +
+      (v.index === 0 ? "(start)" : numberedLine(v.root, v.sans.slice(0, v.index))) +
       " (" + v.index + "/" + v.fens.length + ")";
     return;
   }
@@ -198,6 +263,27 @@ function drawMainBoard() {
   drawBoard($("board"), state.fen, {
     selected: state.selected, targets, last: state.lastMove, arrows: positionArrows(),
   });
+}
+
+// The move numbers of a line from `fen`: for each move, its number text ("12." before a
+// White move, "12..." before a first Black move, "" otherwise).
+function moveNumbers(fen, count) {
+  const f = (fen || "").split(" ");
+  let n = Number(f[5]) || 1;
+  let white = f[1] !== "b";
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    out.push(white ? n + "." : i === 0 ? n + "..." : "");
+    if (!white) n++;
+    white = !white;
+  }
+  return out;
+}
+
+// A line in SAN with its move numbers.
+function numberedLine(fen, sans) {
+  const nums = moveNumbers(fen, sans.length);
+  return sans.map((s, i) => (nums[i] ? nums[i] + " " : "") + s).join(" ");
 }
 
 function showLine(title, root, line, index) {
@@ -236,7 +322,30 @@ async function setPosition(fen, keepHistory) {
       : data.status === "checkmate" ? side + " is checkmated" : side + " is stalemated";
   fillTreeAt();
   drawMainBoard();
+  updateStale();
   updateUrl();
+}
+
+// Results are shown only with their position: when the position on the board is not the one
+// searched (a move, Set FEN, Undo), they are greyed and marked stale until searched again; a
+// tree of another position is greyed too.
+function updateStale() {
+  const r = state.result;
+  const stale = !!r && r.fen !== state.fen;
+  $("results").classList.toggle("stale", stale);
+  const banner = $("stale-banner");
+  banner.hidden = !stale;
+  banner.textContent = stale
+    ? "Stale: these results are of the position before (" + r.fen + "), not of the one on the board. " +
+      "Search to see this one; \"Tree at\" already shows trees of the position on the board."
+    : "";
+  const treeStale = state.treeFen !== null && state.treeFen !== state.fen && !!state.trees;
+  $("tree-section").classList.toggle("stale", treeStale);
+}
+
+// Whether the result shown is of the position on the board.
+function resultFresh() {
+  return !!state.result && state.result.fen === state.fen;
 }
 
 function onBoardClick(event) {
@@ -330,7 +439,7 @@ async function loadOptions() {
       const tr = document.createElement("tr");
       tr.className = "group";
       const th = document.createElement("th");
-      th.colSpan = 3;
+      th.colSpan = 4;
       th.textContent = GROUPS[group] || group;
       tr.appendChild(th);
       body.appendChild(tr);
@@ -340,6 +449,9 @@ async function loadOptions() {
     if (opt.ab_only) tr.className = "ab-only";
     const name = document.createElement("td");
     name.textContent = opt.name;
+    const doc = document.createElement("td");
+    doc.className = "opt-doc-cell";
+    doc.appendChild(explain(opt.name, OPTION_DOCS));
     name.title = opt.type === "check" ? "default " + opt.default
       : "default " + opt.default + ", from " + opt.min + " to " + opt.max;
     const a = document.createElement("td");
@@ -348,7 +460,7 @@ async function loadOptions() {
     const b = document.createElement("td");
     b.className = "col-b";
     b.appendChild(makeInput(opt, "b"));
-    tr.append(name, a, b);
+    tr.append(name, a, b, doc);
     body.appendChild(tr);
   }
 }
@@ -425,6 +537,8 @@ async function startSearch() {
   try {
     started = await api("POST", "/api/search", body);
   } catch (e) {
+    // Refused (a bad depth, a full server): nothing is searching.
+    $("progress").textContent = "";
     showError(e.message);
     return;
   }
@@ -434,7 +548,7 @@ async function startSearch() {
   poll(started.id);
 }
 
-const PHASES = { without: "QSearch off", with: "QSearch on", a: "set A", b: "set B", tree: "quiescence tree", threat: "threat" };
+const PHASES = { without: "QSearch off", with: "QSearch on", a: "set A", b: "set B", tree: "quiescence tree", threat: "threat", root_moves: "root moves" };
 
 async function poll(id) {
   if (state.job !== id) return;
@@ -455,6 +569,8 @@ async function poll(id) {
       ? "building the " + phase + "..."
       : p.phase === "threat"
       ? "looking for the threat..."
+      : p.phase === "root_moves"
+      ? "scoring the root moves with and without quiescence..."
       : phase + ": depth " + p.depth + ", " + p.nodes + " nodes, score " + (p.score_text || "?") +
         (p.pv.length ? ", pv " + p.pv.join(" ") : "");
     setTimeout(() => poll(id), 150);
@@ -534,20 +650,9 @@ function showResult(r) {
       $("nodes-" + side).textContent = s ? s.nodes : "";
       $("seldepth-" + side).textContent = s ? s.seldepth : "";
     }
-    const w = r.without, q = r.with;
-    let note = "";
-    if (w && q) {
-      if ((w.score > 0 && q.score < 0) || (w.score < 0 && q.score > 0)) {
-        note = "The scores have opposite signs: without the quiescence search the last ply's " +
-          "capture is scored before the reply that refutes it (the horizon effect).";
-      } else if (w.best !== q.best) {
-        note = "The best moves differ: the leaves the search without quiescence scores statically are not quiet.";
-      } else {
-        note = "Both searches agree on the move and the sign of the score.";
-      }
-    }
-    $("horizon-note").textContent = note;
   }
+  showNotes($(ab ? "ab-note" : "horizon-note"), r.notes || []);
+  $(ab ? "horizon-note" : "ab-note").textContent = "";
   $("threat").textContent = r.threat
     ? "Threat: " + r.threat.san + " (the other side's best move were it to move now, " +
       r.threat.score_text + " for it)"
@@ -559,13 +664,53 @@ function showResult(r) {
     box.querySelector("h3").textContent = "PV, " + col.label;
     setupPv(box, r.fen, col.s ? col.s.pv : [], col.label);
   }
+  showRootMoves(r);
   showIterations(r);
   showStats(r);
   state.treeMoves = r.tree_requested ? (r.tree ? r.tree.path_line.map((m) => m.uci) : state.treeMoves) : null;
   fillTreeAt();
+  state.treeFen = r.fen;
   showTrees(r.tree, ab ? r.tree_b : null);
   drawMainBoard();
+  updateStale();
   updateUrl();
+}
+
+// Each root move, one ply on: the static evaluation and the quiescence search after it.
+function showRootMoves(r) {
+  const box = $("root-moves-box");
+  const rows = r.root_moves || [];
+  box.hidden = !rows.length;
+  const body = $("root-moves").querySelector("tbody");
+  body.textContent = "";
+  for (const m of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.uci = m.uci;
+    const diff = m.qsearch - m.static;
+    const mate = /M|mated|TB/.test(m.qsearch_text + m.static_text);
+    if (mate || Math.abs(diff) >= 100) tr.classList.add("differs");
+    for (const [text, cls] of [[m.san, ""], [m.static_text, ""], [m.qsearch_text, ""],
+      [mate ? "" : (diff > 0 ? "+" : "") + diff, ""], [m.line.join(" "), "line"]]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (cls) td.className = cls;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+// The notes under a result: each sentence the server derived from the scores and lines shown.
+function showNotes(box, notes) {
+  box.textContent = "";
+  if (!notes.length) return;
+  const ul = document.createElement("ul");
+  for (const n of notes) {
+    const li = document.createElement("li");
+    li.textContent = n;
+    ul.appendChild(li);
+  }
+  box.appendChild(ul);
 }
 
 function setupPv(box, fen, line, label) {
@@ -576,10 +721,17 @@ function setupPv(box, fen, line, label) {
     const current = index === 0 ? fen : line[index - 1].fen;
     const last = index === 0 ? null : [line[index - 1].uci.slice(0, 2), line[index - 1].uci.slice(2, 4)];
     drawBoard(board, current, { last });
-    moves.querySelectorAll("span").forEach((s, i) => s.classList.toggle("cur", i === index - 1));
+    moves.querySelectorAll("span[data-ply]").forEach((s, i) => s.classList.toggle("cur", i === index - 1));
   };
   moves.textContent = "";
+  const nums = moveNumbers(fen, line.length);
   line.forEach((m, i) => {
+    if (nums[i]) {
+      const num = document.createElement("i");
+      num.className = "num";
+      num.textContent = nums[i];
+      moves.appendChild(num);
+    }
     const span = document.createElement("span");
     span.textContent = m.san;
     span.dataset.ply = i + 1;
@@ -587,7 +739,7 @@ function setupPv(box, fen, line, label) {
     span.addEventListener("click", () => {
       index = i + 1;
       draw();
-      loadTree(line.slice(0, i + 1).map((x) => x.uci));
+      loadTree(line.slice(0, i + 1).map((x) => x.uci), fen);
     });
     moves.appendChild(span);
   });
@@ -607,7 +759,9 @@ function svgEl(name, attrs, text) {
 }
 
 // Score and best move at each depth of both searches: x the depth, y the score (centipawns
-// from the side to move, mates drawn at the edge and labelled M3).
+// from the side to move). Mates are drawn in bands of their own above and below the
+// centipawn scale (never on one of its ticks), labelled with the mate. A best move is written
+// where it changes; the labels of the two searches keep out of each other's way.
 function showIterations(r) {
   const box = $("iterations");
   box.textContent = "";
@@ -616,14 +770,23 @@ function showIterations(r) {
     box.textContent = "(no iterations)";
     return;
   }
-  const W = 640, H = 260, L = 56, R = 20, T = 20, B = 44;
-  const isMate = (t) => /M/.test(t);
+  const isMate = (t) => /M|mated/.test(t);
+  const anyMate = series.some((s) => s.its.some((i) => isMate(i.score_text)));
+  const W = 640, H = 280, L = 56, R = 20, T = 24, B = 44, BAND = anyMate ? 22 : 0;
   const plain = series.flatMap((s) => s.its.filter((i) => !isMate(i.score_text)).map((i) => Math.abs(i.score)));
   const lim = Math.min(1500, Math.max(100, ...plain) * 1.15);
   const maxDepth = Math.max(2, ...series.flatMap((s) => s.its.map((i) => i.depth)));
   const x = (d) => L + (d - 1) / (maxDepth - 1) * (W - L - R);
-  const y = (s) => T + (1 - (Math.max(-lim, Math.min(lim, s)) + lim) / (2 * lim)) * (H - T - B);
+  const top = T + BAND, bottom = H - B - BAND;
+  const y = (s) => top + (1 - (Math.max(-lim, Math.min(lim, s)) + lim) / (2 * lim)) * (bottom - top);
+  const yOf = (i) => isMate(i.score_text) ? (i.score > 0 ? T + BAND / 2 : H - B - BAND / 2) : y(i.score);
   const svg = svgEl("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, id: "iterations-chart" });
+  if (anyMate) {
+    svg.appendChild(svgEl("rect", { x: L, y: T, width: W - L - R, height: BAND, class: "mate-band" }));
+    svg.appendChild(svgEl("rect", { x: L, y: H - B - BAND, width: W - L - R, height: BAND, class: "mate-band" }));
+    svg.appendChild(svgEl("text", { x: L - 6, y: T + BAND / 2 + 4, "text-anchor": "end" }, "mates"));
+    svg.appendChild(svgEl("text", { x: L - 6, y: H - B - BAND / 2 + 4, "text-anchor": "end" }, "mated"));
+  }
   // Axes, the zero line, ticks.
   svg.appendChild(svgEl("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
   svg.appendChild(svgEl("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
@@ -640,22 +803,45 @@ function showIterations(r) {
   svg.appendChild(svgEl("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", class: "axis-label" }, "depth (plies)"));
   svg.appendChild(svgEl("text", { x: 12, y: (T + H - B) / 2, "text-anchor": "middle", class: "axis-label",
     transform: "rotate(-90 12 " + (T + H - B) / 2 + ")" }, "score (centipawns, side to move)"));
+  // Labels: placed one by one, each above or below its point (series 0 prefers above,
+  // series 1 below), at the first spot whose box overlaps no label placed before.
+  const placed = [];
+  const overlaps = (bx) => placed.some((p) => bx.x1 < p.x2 && p.x1 < bx.x2 && bx.y1 < p.y2 && p.y1 < bx.y2);
+  const points = [];
   series.forEach((s, k) => {
-    const pts = s.its.map((i) => {
-      const v = isMate(i.score_text) ? (i.score > 0 ? lim : -lim) : i.score;
-      return [x(i.depth), y(v), i];
-    });
+    const pts = s.its.map((i) => [x(i.depth), yOf(i), i]);
     svg.appendChild(svgEl("polyline", { points: pts.map((p) => p[0] + "," + p[1]).join(" "), class: "s" + k }));
-    for (const [px, py, i] of pts) {
-      const c = svgEl("circle", {
-        cx: px, cy: py, r: 4, class: "it-point s" + k,
-        "data-series": s.label, "data-depth": i.depth, "data-score": i.score_text, "data-best": i.best || "",
-      });
-      c.appendChild(svgEl("title", {}, s.label + ", depth " + i.depth + ": " + (i.best || "-") + " " + i.score_text + " (" + i.nodes + " nodes)"));
-      svg.appendChild(c);
-      svg.appendChild(svgEl("text", { x: px, y: py + (k === 0 ? -8 : 16), "text-anchor": "middle", class: "best s" + k },
-        (i.best || "") + (isMate(i.score_text) ? " " + i.score_text : "")));
+    for (const p of pts) points.push([k, ...p]);
+  });
+  for (const [k, px, py] of points) placed.push({ x1: px - 4, x2: px + 4, y1: py - 4, y2: py + 4 });
+  series.forEach((s, k) => {
+    let prev = null;
+    for (const i of s.its) {
+      const text = (i.best || "") + (isMate(i.score_text) ? " " + i.score_text : "");
+      const changed = text !== prev;
+      prev = text;
+      if (!changed || !text) continue;
+      const px = x(i.depth), py = yOf(i), w = text.length * 6.2 + 2;
+      const offsets = k === 0 ? [-9, 17, -21, 29] : [17, -9, 29, -21];
+      for (const dy of offsets) {
+        const bx = { x1: px - w / 2, x2: px + w / 2, y1: py + dy - 10, y2: py + dy + 1 };
+        if (bx.y1 < 0 || bx.y2 > H - B + 2 || overlaps(bx)) continue;
+        placed.push(bx);
+        svg.appendChild(svgEl("text", { x: px, y: py + dy, "text-anchor": "middle", class: "best s" + k }, text));
+        break;
+      }
     }
+  });
+  for (const [k, px, py, i] of points) {
+    const s = series[k];
+    const c = svgEl("circle", {
+      cx: px, cy: py, r: 4, class: "it-point s" + k,
+      "data-series": s.label, "data-depth": i.depth, "data-score": i.score_text, "data-best": i.best || "",
+    });
+    c.appendChild(svgEl("title", {}, s.label + ", depth " + i.depth + ": " + (i.best || "-") + " " + i.score_text + " (" + i.nodes + " nodes)"));
+    svg.appendChild(c);
+  }
+  series.forEach((s, k) => {
     svg.appendChild(svgEl("circle", { cx: L + 12 + k * 150, cy: 10, r: 4, class: "s" + k }));
     svg.appendChild(svgEl("text", { x: L + 20 + k * 150, y: 14 }, s.label));
   });
@@ -746,18 +932,24 @@ function fillTreeAt() {
   sel.value = current;
 }
 
-async function loadTree(moves) {
+// The tree after `moves` from `fen` (by default the position on the board: "Tree at" lists
+// its moves), with the options of the result when it is of that position, else the options
+// set now.
+async function loadTree(moves, fen) {
   showError("");
+  fen = fen || state.fen;
   state.treeMoves = moves;
   state.tourId = null;
   updateUrl();
   fillTreeAt();
-  const ab = state.result && state.result.mode === "ab";
+  const r = state.result && state.result.fen === fen ? state.result : null;
+  const ab = r ? r.mode === "ab" : abMode();
   try {
-    const fen = state.result ? state.result.fen : state.fen;
-    const a = await api("POST", "/api/tree", { fen, moves, options: state.result ? state.result.options : chosenOptions("a") });
-    const b = ab ? await api("POST", "/api/tree", { fen, moves, options: state.result.options_b }) : null;
+    const a = await api("POST", "/api/tree", { fen, moves, options: r ? r.options : chosenOptions("a") });
+    const b = ab ? await api("POST", "/api/tree", { fen, moves, options: r ? r.options_b : chosenOptions("b") }) : null;
+    state.treeFen = fen;
     showTrees(a, b, "");
+    updateStale();
   } catch (e) {
     showError(e.message);
   }
@@ -793,6 +985,7 @@ function treeHeader(tree, where) {
 
 function showTrees(a, b, where) {
   // `where`: why the tree is where it is (undefined: from the result).
+  if (where === undefined && state.treeWhere !== undefined && state.trees && state.trees[0] === a) where = state.treeWhere;
   state.trees = b ? [a, b] : [a];
   state.pinned = null;
   if (state.view) closeView();
@@ -802,6 +995,7 @@ function showTrees(a, b, where) {
       (state.result.mode === "ab" ? "the end of A's main-search line" :
         "the end of the PV without quiescence: where that search evaluated statically");
   }
+  state.treeWhere = where;
   const ia = treeIndex(a), ib = b ? treeIndex(b) : null;
   $("tree-header").textContent = treeHeader(a, where) + (b ? " This tree: option set A." : "");
   drawTree($("tree"), a, ib, 0);
@@ -824,6 +1018,34 @@ function windowText(w) {
   return "[" + w[0] + ", " + w[1] + "]";
 }
 
+// A score text negated: "+35" and "-35", "M2" and "-M2", "+\u221e" and "-\u221e".
+function negText(t) {
+  if (t === null || t === undefined || t === "0" || t === "?") return t;
+  if (t === "mated") return "mated (White mates)";
+  if (t === "TB win") return "TB loss";
+  if (t === "TB loss") return "TB win";
+  if (t.startsWith("-")) return (/^-[M]/.test(t) ? "" : "+") + t.slice(1);
+  if (t.startsWith("+")) return "-" + t.slice(1);
+  return "-" + t;
+}
+
+// Whether Black is to move at a tree node (its scores are Black's).
+function blackToMove(node) {
+  return !!node.fen && node.fen.split(" ")[1] === "b";
+}
+
+// A node's score, window and stand pat as shown: from the side to move there, or with
+// "Tree scores from White's view" all from White's side (Black's negated, windows swapped).
+function shown(node) {
+  const flip = $("white-view").checked && blackToMove(node);
+  const w = node.window || ["", ""];
+  return {
+    score: flip ? negText(node.score_text) : node.score_text,
+    window: flip ? [negText(w[1]), negText(w[0])] : w,
+    standPat: flip ? negText(node.stand_pat_text) : node.stand_pat_text,
+  };
+}
+
 // One node of the tree; `line` holds the moves from the tree's root to it (san, uci, fen).
 function treeItem(tree, node, depth, path, line, other, which) {
   const li = document.createElement("li");
@@ -843,8 +1065,9 @@ function treeItem(tree, node, depth, path, line, other, which) {
     mv.className = "mv";
     mv.textContent = node.label;
     label.appendChild(mv);
+    const v = shown(node);
     label.appendChild(document.createTextNode(
-      "  " + (node.score_text || "?") + "  " + windowText(node.window) + "  " + node.end));
+      "  " + (v.score || "?") + "  " + windowText(v.window) + "  " + node.end));
   }
   label.addEventListener("mouseenter", () => showDetail(node));
   label.addEventListener("mouseleave", () => showDetail(state.pinned ? state.pinned.node : null));
@@ -857,7 +1080,7 @@ function treeItem(tree, node, depth, path, line, other, which) {
     const lineHere = node.kind === "pruned"
       ? here.concat([{ san: node.label, uci: node.uci, fen: node.fen }]) : here;
     const full = (tree.path_line || []).concat(lineHere);
-    showLine("Tree line" + (which ? " (B)" : ""), state.result ? state.result.fen : state.fen, full);
+    showLine("Tree line" + (which ? " (B)" : ""), state.treeFen || state.fen, full);
   });
   li.appendChild(label);
   const kids = node.children || [];
@@ -915,17 +1138,24 @@ function showDetail(node) {
   }
   const dl = document.createElement("dl");
   dl.id = "node-fields";
+  const view = $("white-view").checked ? "White's view" : "side to move";
   if (node.kind === "pruned") {
     addField(dl, "why", node.reason);
-    if (node.see !== null && node.see !== undefined) addField(dl, "SEE", node.see);
+    dl.lastChild.appendChild(document.createElement("br"));
+    dl.lastChild.appendChild(explain(node.reason_kind));
+    if (node.delta) addField(dl, "delta", node.delta);
+    if (node.see !== null && node.see !== undefined) addField(dl, "SEE", node.see + " (centipawns for the side capturing)");
     addField(dl, "position after", node.fen || "?");
   } else {
-    addField(dl, "q-ply", node.qply);
-    addField(dl, "window", windowText(node.window));
-    addField(dl, "in check", node.in_check ? "yes" : "no");
-    addField(dl, "stand pat", node.stand_pat_text || "-");
-    addField(dl, "score", node.score_text || "?");
+    const v = shown(node);
+    addField(dl, "q-ply", node.qply + " (plies past the horizon)");
+    addField(dl, "window", windowText(v.window) + " (" + view + "; \u221e: no bound)");
+    addField(dl, "in check", node.in_check ? "yes (no standing pat: every evasion is searched)" : "no");
+    addField(dl, "stand pat", (v.standPat || "-") + (node.stand_pat_text ? " (static evaluation, " + view + ")" : ""));
+    addField(dl, "score", (v.score || "?") + " (" + view + ")");
     addField(dl, "ended by", node.end);
+    dl.lastChild.appendChild(document.createElement("br"));
+    dl.lastChild.appendChild(explain(node.end_kind));
     addField(dl, "FEN", node.fen || "?");
   }
   box.appendChild(dl);
@@ -939,7 +1169,7 @@ function showDetail(node) {
       ul.id = "node-pruned";
       for (const p of pruned) {
         const li = document.createElement("li");
-        li.textContent = p.label + ": " + p.reason;
+        li.textContent = p.label + ": " + p.reason + (p.delta ? " (" + p.delta + ")" : "");
         ul.appendChild(li);
       }
       box.appendChild(ul);
@@ -1039,6 +1269,23 @@ async function init() {
   $("view-back").addEventListener("click", () => { if (state.view && state.view.index > 0) { state.view.index--; drawMainBoard(); } });
   $("view-fwd").addEventListener("click", () => { if (state.view && state.view.index < state.view.fens.length) { state.view.index++; drawMainBoard(); } });
   $("view-close").addEventListener("click", closeView);
+  // Keys step through the line shown on the big board (not while typing in a field).
+  document.addEventListener("keydown", (e) => {
+    if (!state.view || /^(INPUT|SELECT|TEXTAREA)$/.test((e.target && e.target.tagName) || "")) return;
+    if (e.key === "ArrowLeft") { $("view-back").click(); e.preventDefault(); }
+    else if (e.key === "ArrowRight") { $("view-fwd").click(); e.preventDefault(); }
+    else if (e.key === "Escape") { closeView(); }
+  });
+  $("white-view").addEventListener("change", () => {
+    if (state.trees) {
+      const pinned = state.pinned;
+      const [a, b] = state.trees;
+      const view = state.view;
+      showTrees(a, b || null, undefined);
+      if (view) { state.view = view; $("view-bar").hidden = false; drawMainBoard(); }
+      if (pinned) showDetail(pinned.node);
+    }
+  });
   const params = new URLSearchParams(location.search);
   if (params.get("depth")) $("depth").value = params.get("depth");
   try {
