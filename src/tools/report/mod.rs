@@ -746,7 +746,39 @@ pub struct ReportFigure {
     pub figure: plots::Figure,
 }
 
-/// The figures of the report, each with its caption, what to see in it and its claim.
+/// The option sets (their labels) for which `pick(variant, default)` holds in every
+/// evaluation measured, as a list for a sentence (`none` when there is none).
+fn option_sets_where(
+    data: &ReportData,
+    pick: impl Fn(&VariantMeasure, &VariantMeasure) -> bool,
+) -> String {
+    let mut panels = vec![data.measures.as_slice()];
+    if let Some(n) = &data.nnue_measures {
+        panels.push(n);
+    }
+    let labels: Vec<&str> = data
+        .measures
+        .iter()
+        .filter(|m| m.variant.key != "default")
+        .filter(|m| {
+            panels
+                .iter()
+                .all(|ms| match (find(ms, "default"), find(ms, m.variant.key)) {
+                    (Some(d), Some(v)) => pick(v, d),
+                    _ => false,
+                })
+        })
+        .map(|m| m.variant.label)
+        .collect();
+    if labels.is_empty() {
+        "none".to_string()
+    } else {
+        labels.join("; ")
+    }
+}
+
+/// The figures of the report, each with its caption, what to see in it (the option sets it
+/// names are read from the data) and its claim.
 pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
     let mut panels: Vec<plots::Panel<'_>> = vec![(HAND_CRAFTED, &data.measures)];
     if let Some(n) = &data.nnue_measures {
@@ -757,29 +789,39 @@ pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
     } else {
         ""
     };
-    let fig = |file, caption: String, what: &str, claim, figure| ReportFigure {
+    let fig = |file, caption: String, what: String, claim, figure| ReportFigure {
         file,
         caption,
-        what: what.to_string(),
+        what,
         claim,
         figure,
     };
+    let deeper = option_sets_where(data, |v, d| v.stats.mean_qply() > d.stats.mean_qply());
+    let larger = option_sets_where(data, |v, d| v.nodes() as f64 > 1.05 * d.nodes() as f64);
+    let solved = |m: &VariantMeasure| m.wac.last().map_or(0, |w| w.solved);
+    let fewer = option_sets_where(data, |v, d| solved(v) < solved(d));
+    let depth = data.config.depth;
+    let budget = data.config.wac_budgets.last().copied().unwrap_or(0);
     let mut out = vec![
         fig(
             "qply_histogram.svg",
             format!("The q-ply histogram per option set{both}"),
-            "How far past the horizon the quiescence search goes: the mean and the deepest \
-             q-ply of the claims are read off the default's bars, and switching SEE or delta \
-             pruning off moves q-nodes to the deeper plies.",
+            format!(
+                "How far past the horizon the quiescence search goes: the mean and the \
+                 deepest q-ply of the claims are read off the default's bars; a deeper mean \
+                 than the default's with both evaluations: {deeper}."
+            ),
             "qdepth-mean",
             plots::qply_histogram(&panels)?,
         ),
         fig(
             "nodes_to_depth.svg",
             format!("Nodes to depth{both}"),
-            "What each option set costs at every depth: a line above the default's searches \
-             more nodes for the same depth (quiet checks, Beal's null move); the claims \
-             quote the ratios at the deepest depth.",
+            format!(
+                "What each option set costs at every depth: a line above the default's \
+                 searches more nodes for the same depth (over 5 % more at depth {depth} with \
+                 both evaluations: {larger}); the claims quote these ratios."
+            ),
             "checks",
             plots::to_depth(&panels, false)?,
         ),
@@ -787,7 +829,8 @@ pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
             "time_to_depth.svg",
             format!("Time to depth{both}"),
             "The same in milliseconds: the cost of the nodes, with the load of the machine \
-             in it (node counts are exact, times are not).",
+             in it (node counts are exact, times are not)."
+                .to_string(),
             "checks",
             plots::to_depth(&panels, true)?,
         ),
@@ -801,7 +844,8 @@ pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
             "bench_positions.svg",
             format!("Q-node share and stand-pat rate per bench position{both}"),
             "The spread behind the single figures of the claims: the q-node share and the \
-             stand-pat rate of each position, against the bands the literature quotes.",
+             stand-pat rate of each position, against the bands the literature quotes."
+                .to_string(),
             "qnode-share-cpw",
             plots::bench_positions(&defaults)?,
         ));
@@ -809,9 +853,11 @@ pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
     out.push(fig(
         "wac_budget.svg",
         format!("WAC solved against the node budget{both}"),
-        "What the quiescence search buys in tactics: a line above the default's solves more \
-         Win At Chess positions for the same nodes, one below fewer (no quiescence search, \
-         Beal's null move).",
+        format!(
+            "What the quiescence search buys in tactics: a line below the default's solves \
+             fewer Win At Chess positions for the same nodes (fewer at {budget} nodes with \
+             both evaluations: {fewer})."
+        ),
         "qsearch-elo",
         plots::wac_budget(&panels)?,
     ));
@@ -824,27 +870,28 @@ pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
             .collect();
         let mut games: Vec<(&str, &[MatchResult])> = vec![(HAND_CRAFTED, &data.matches)];
         let mut played = vec![format!(
-            "hand-crafted evaluation: {}",
-            render::played_by_text(data, data.matches_played_by.as_ref())
+            "{} (hand-crafted evaluation)",
+            render::played_by_brief(data, data.matches_played_by.as_ref())
         )];
         if data.nnue_measures.is_some() {
             games.push((NETWORK, &data.nnue_matches));
             if !data.nnue_matches.is_empty() {
                 played.push(format!(
-                    "NNUE: {}",
-                    render::played_by_text(data, data.nnue_matches_played_by.as_ref())
+                    "{} (NNUE)",
+                    render::played_by_brief(data, data.nnue_matches_played_by.as_ref())
                 ));
             }
         }
         out.push(fig(
             "elo.svg",
             format!(
-                "Elo of each variant against the default{both}; the games were played by \
-                 the build their folder names ({})",
+                "Elo of each variant against the default{both}, from games played by {}: \
+                 see Matches",
                 played.join("; ")
             ),
             "Which switch matters in play: an interval clear of 0 is a measured difference, \
-             one across 0 is none at this number of games.",
+             one across 0 is none at this number of games."
+                .to_string(),
             "qsearch-elo",
             plots::elo(&games, &keys)?,
         ));

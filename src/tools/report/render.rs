@@ -299,6 +299,17 @@ pub fn played_by_text(data: &ReportData, p: Option<&PlayedBy>) -> String {
     out
 }
 
+/// Which build played a folder's games, in a few words for a caption: `build dc0b7a5, not
+/// the build that measured`.
+pub fn played_by_brief(data: &ReportData, p: Option<&PlayedBy>) -> String {
+    let who = played_by_short(p);
+    match (p.and_then(|p| p.bench), data.bench_signature) {
+        (Some(a), Some(b)) if a == b => format!("{who}, the build that measured"),
+        (_, Some(_)) if p.is_some() => format!("{who}, not the build that measured"),
+        _ => who,
+    }
+}
+
 /// What the pages say when no match game was found: the folder, and whether it exists.
 pub fn no_matches_text(data: &ReportData) -> String {
     if data.matches_dir_found {
