@@ -76,7 +76,7 @@ pub struct Claim {
     pub holds: Option<bool>,
     /// The same for the network's figure.
     pub holds_nnue: Option<bool>,
-    /// The figures that show it (their files), for the page's links.
+    /// The figures that show it (their files), for readers of data.json.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub figures: Vec<&'static str>,
 }
