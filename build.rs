@@ -34,6 +34,12 @@ fn main() {
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("default.nnue"), bytes).expect("write the embedded network");
+    // Its file name, for the tools that say which network they measured (`lull report`).
+    let name = src.file_name().map_or_else(
+        || src.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    println!("cargo:rustc-env=LULL_DEFAULT_NET_FILE={name}");
 }
 
 /// The header and size checks of `Network::from_bytes` (docs/nnue.md, "The .nnue file").

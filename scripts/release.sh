@@ -5,7 +5,10 @@
 # CHANGELOG.md, the licences and the SHA-256 sum of the binary into
 # dist/lull-<version>-<cpu>-<os>.tar.gz; dist/SHA256SUMS lists the archives' sums.
 # Then each binary runs `bench` and the script checks that both print the same signature
-# (the search does not depend on the CPU level).
+# (the search does not depend on the CPU level). Before anything is packed, the first build
+# that runs here is checked against the committed report: the script refuses (exit 1) when
+# docs/report/data.json records another bench signature (scripts/check_report_bench.sh), as
+# the report would describe an engine that does not ship.
 #
 #   scripts/release.sh                  # dist/ in the repository root
 #   OUT=/tmp/dist scripts/release.sh    # elsewhere
@@ -50,6 +53,7 @@ done
 mkdir -p "$OUT"
 rm -f "$OUT/SHA256SUMS"
 signatures=()
+report_checked=
 for cpu in x86-64 x86-64-v3; do
   case $cpu in
     x86-64) label=x86_64 ;;
@@ -62,6 +66,16 @@ for cpu in x86-64 x86-64-v3; do
     cargo build --release --locked --target "$TARGET" --target-dir "$dir" $FEATURES \
       --features tools
   bin="$dir/$TARGET/release/lull$EXE"
+  # The committed report must be this build's (exit 1 of the check: another signature).
+  if [ -z "$report_checked" ]; then
+    rc=0
+    scripts/check_report_bench.sh "$bin" docs/report/data.json || rc=$?
+    case $rc in
+      0) report_checked=yes ;;
+      1) echo "release refused: docs/report is not the report of this build" >&2; exit 1 ;;
+      *) echo "$cpu: cannot check the report's bench signature with this build here" >&2 ;;
+    esac
+  fi
   name="lull-$VERSION-$label-$OS$SUFFIX"
   stage="$OUT/$name"
   rm -rf "$stage"
@@ -84,6 +98,10 @@ for cpu in x86-64 x86-64-v3; do
   fi
   rm -f "$OUT/$name.bench.txt"
 done
+if [ -z "$report_checked" ]; then
+  echo "release refused: no build ran here, so the report's bench signature is unchecked" >&2
+  exit 1
+fi
 if [ "${#signatures[@]}" -ge 2 ] && [ "${signatures[0]}" != "${signatures[1]}" ]; then
   echo "the two builds print different bench signatures: ${signatures[*]}" >&2
   exit 1

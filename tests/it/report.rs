@@ -83,6 +83,44 @@ fn a_tiny_report_has_every_claim_and_figure() {
     let elo_claim = data.claims.iter().find(|c| c.id == "qsearch-elo").unwrap();
     assert!(elo_claim.lull.starts_with("+190.8 ["), "{}", elo_claim.lull);
     assert_eq!(elo_claim.holds, Some(true));
+    // SEE and delta pruning prune the quiescence tree: their rows give the q-node ratio
+    // without the pruning, and the captures it skipped.
+    let q = |key: &str| {
+        let m = data.measures.iter().find(|m| m.variant.key == key).unwrap();
+        m.stats.qnodes as f64
+    };
+    for (id, key, skips) in [
+        ("see", "see-off", default.stats.see_skips),
+        ("delta", "delta-off", default.stats.delta_skips),
+    ] {
+        let row = data.claims.iter().find(|c| c.id == id).unwrap();
+        let want = format!(
+            "{skips} captures skipped; without it ×{:.2} q-nodes (",
+            q(key) / q("default")
+        );
+        assert!(
+            row.lull.starts_with(&want),
+            "{id}: {} (want {want})",
+            row.lull
+        );
+    }
+    // The stand-pat rate says what it counts and how the TT's cutoffs are counted.
+    let s = &default.stats;
+    let standpat = data.claims.iter().find(|c| c.id == "standpat").unwrap();
+    assert!(
+        standpat.lull.starts_with(&format!(
+            "{:.1} % of the q-nodes that reached the stand pat (not in check, not ended before \
+             it by a draw, a cap or a TT cutoff; TT cutoffs ended {:.1} % of all q-nodes)",
+            s.standpat_rate(),
+            100.0 * s.q_tt_cutoffs as f64 / s.qnodes as f64
+        )),
+        "{}",
+        standpat.lull
+    );
+    assert!(
+        s.standpat_nodes < s.qnodes,
+        "in-check and TT-ended nodes are not counted"
+    );
 
     let files = write_report(&data, &out).unwrap();
     assert!(files.iter().any(|f| f == "index.html"));
@@ -127,7 +165,12 @@ fn without_stored_matches_the_elo_claim_says_so() {
     write_report(&data, &out).unwrap();
     assert!(!out.join("elo.svg").exists());
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(html.contains("No stored match games"));
+    assert!(
+        html.contains(
+            "No match games were found: there is no folder /nonexistent/lull-report-matches here"
+        ),
+        "{html}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -323,4 +366,259 @@ fn replot_refuses_a_value_no_measurement_gives_and_names_its_field() {
     );
     let (code, stderr) = replot_edited("as-measured", |_| {}, limit).expect("it ends");
     assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// The committed report is the report of this build: the bench signature that docs/report/
+/// data.json records is what `lull bench` prints (the release refuses it otherwise), and it
+/// is the node count of the report's own network default at the bench's depth (the same
+/// searches). A report left from an older build fails here.
+#[test]
+fn the_committed_report_is_the_binarys() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("docs/report/data.json")).unwrap())
+            .unwrap();
+    let out = run_lull(&["bench"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let last = stdout.lines().last().unwrap();
+    let built: u64 = last.split_whitespace().next().unwrap().parse().unwrap();
+    let recorded = data["bench_signature"].as_u64();
+    assert_eq!(
+        recorded,
+        Some(built),
+        "docs/report/data.json records bench {recorded:?}, `lull bench` prints {built}: \
+         regenerate the report (docs/report/README.md, Regenerate)"
+    );
+    assert_eq!(data["config"]["depth"].as_i64(), Some(12));
+    let default = &data["nnue_measures"][0];
+    assert_eq!(default["variant"]["key"].as_str(), Some("default"));
+    let nodes = default["stats"]["main_nodes"].as_u64().unwrap()
+        + default["stats"]["qnodes"].as_u64().unwrap();
+    assert_eq!(nodes, built, "the network default's nodes at depth 12");
+    // The network named is the embedded one.
+    assert_eq!(data["network"]["embedded"].as_bool(), Some(true));
+    assert_eq!(data["network"]["sha256"].as_str().map(str::len), Some(64));
+}
+
+/// A stand-in for `lull` that prints a bench signature of `nodes` (and nothing else).
+fn fake_lull(dir: &Path, nodes: u64) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.join("lull");
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\n[ \"$1\" = bench ] && echo \"{nodes} nodes 1000 nps\"\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// scripts/check_report_bench.sh, which the release runs: exit 1 with a message that says
+/// what to do when data.json records another signature than the binary's, or none; exit 0
+/// when they agree.
+#[test]
+fn the_release_check_refuses_a_report_of_another_build() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_file_of("report", "release-check");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lull = fake_lull(&dir, 3_582_988);
+    let check = |json: &str| {
+        let data = dir.join("data.json");
+        std::fs::write(&data, json).unwrap();
+        let out = std::process::Command::new("sh")
+            .arg(root.join("scripts/check_report_bench.sh"))
+            .arg(&lull)
+            .arg(&data)
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stderr))
+    };
+    let (code, err) = check("{\n  \"command\": \"x\",\n  \"bench_signature\": 3582987,\n}\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("bench 3582987")
+            && err.contains("prints 3582988")
+            && err.contains("regenerate"),
+        "{err}"
+    );
+    let (code, err) = check("{\n  \"command\": \"x\",\n  \"bench_signature\": null\n}\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("records no bench signature"), "{err}");
+    // A nested key of the same name is not the report's.
+    let (code, _) = check("{\n  \"x\": {\n    \"bench_signature\": 3582988\n  }\n}\n");
+    assert_eq!(code, Some(1));
+    let (code, err) = check("{\n  \"bench_signature\": 3582988,\n  \"network\": null\n}\n");
+    assert_eq!(code, Some(0), "{err}");
+    // release.sh runs it on the build it packs, before packing.
+    let release = std::fs::read_to_string(root.join("scripts/release.sh")).unwrap();
+    let check_at = release
+        .find("scripts/check_report_bench.sh \"$bin\"")
+        .unwrap();
+    assert!(check_at < release.find("tar -czf").unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Regenerate block of the report runs as printed: in a copy of the clone's report
+/// folder, with a stand-in match runner (`fastchess` on PATH that writes two games) and a
+/// stand-in `target/release/lull` (its bench, and the real report with `--replot` so that
+/// nothing is measured), each command of the block runs and the report then names the build
+/// that played the games.
+#[test]
+fn the_regenerate_block_runs_as_printed() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_file_of("report", "regenerate");
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = dir.join("docs/report");
+    std::fs::create_dir_all(&report).unwrap();
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::create_dir_all(dir.join("target/release")).unwrap();
+    for f in ["play_matches.sh", "data.json"] {
+        std::fs::copy(root.join("docs/report").join(f), report.join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.join("UHO_4060_v4.epd"),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .unwrap();
+    let exe = |path: std::path::PathBuf, body: String| {
+        std::fs::write(&path, body).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    exe(
+        dir.join("target/release/lull"),
+        format!(
+            "#!/bin/sh\n[ \"$1\" = bench ] && {{ echo \"42 nodes 1 nps\"; exit 0; }}\n\
+             exec \"{}\" \"$@\" --replot\n",
+            common::lull_binary().display()
+        ),
+    );
+    // The runner: the PGN goes where `-pgnout file=` says, the variant is the first engine.
+    exe(
+        dir.join("bin/fastchess"),
+        r#"#!/bin/sh
+echo "$@" >> "$(dirname "$0")/runner.log"
+out=; name=
+for a in "$@"; do
+  case $a in
+    file=*.pgn) out=${a#file=} ;;
+    name=*) [ -z "$name" ] && name=${a#name=} ;;
+  esac
+done
+cat >> "$out" <<PGN
+[Event "t"]
+[Round "1"]
+[White "$name"]
+[Black "default"]
+[Result "0-1"]
+[TimeControl "0.03/move"]
+
+1. e4 {+0.10/7 0.030s} e5 {-0.12/8
+0.029s, White resigns} 0-1
+
+[Event "t"]
+[Round "1"]
+[White "default"]
+[Black "$name"]
+[Result "1/2-1/2"]
+[TimeControl "0.03/move"]
+
+1. e4 {+0.10/7 0.030s} 1/2-1/2
+
+PGN
+"#
+        .to_string(),
+    );
+    let block = lull::tools::teaching::report::render::REGENERATE;
+    let path = format!(
+        "{}:{}",
+        dir.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for line in block.lines() {
+        if line.starts_with('#') || line.starts_with("cargo ") || line.trim().is_empty() {
+            continue;
+        }
+        let out = std::process::Command::new("sh")
+            .args(["-c", line])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env_remove("FASTCHESS")
+            .env_remove("CUTECHESS")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}\n{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 3, "two lanes of matches and the report");
+    let log = std::fs::read_to_string(dir.join("bin/runner.log")).unwrap();
+    assert_eq!(log.lines().count(), 14, "seven variants, two evaluations");
+    assert!(log.contains("option.Use NNUE=true") && log.contains("option.Use NNUE=false"));
+    let pgn = std::fs::read_to_string(report.join("matches/see-off.pgn")).unwrap();
+    assert!(!pgn.contains("0.030s") && !pgn.contains("0.029s"), "{pgn}");
+    assert!(pgn.contains("{ White resigns}"), "{pgn}");
+    let played = std::fs::read_to_string(report.join("matches/nnue/played_by.yaml")).unwrap();
+    assert!(played.contains("bench: 42") && played.contains("runner: fastchess"));
+    let readme = std::fs::read_to_string(report.join("README.md")).unwrap();
+    assert!(
+        readme.contains(", bench 42, hand-crafted evaluation (Use NNUE=false), run by fastchess: not the build that measured"),
+        "{readme}"
+    );
+    // A second run with another build does not mix its games in.
+    exe(
+        dir.join("target/release/lull"),
+        "#!/bin/sh\necho \"43 nodes 1 nps\"\n".to_string(),
+    );
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            block.lines().find(|l| l.contains("EVAL=hce")).unwrap(),
+        ])
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("holds games of the build with bench 42"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `lull report` outside a clone (no docs/report/matches under the working directory) says
+/// that no match games were found, and names no folder of stored games as its source.
+#[test]
+fn outside_a_clone_the_report_says_no_matches_were_found() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_file_of("report", "outside");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::copy(
+        root.join("docs/report/data.json"),
+        dir.join("out/data.json"),
+    )
+    .unwrap();
+    let out = std::process::Command::new(common::lull_binary())
+        .args(["report", "--replot", "-o", "out"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("No match games were found"));
+    let readme = std::fs::read_to_string(dir.join("out/README.md")).unwrap();
+    assert!(
+        readme.contains("No match games were found: there is no folder docs/report/matches here"),
+        "{readme}"
+    );
+    assert!(
+        !readme.contains("come from the games stored in"),
+        "{readme}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -86,6 +86,7 @@ fn every_figure_has_both_evaluations_axis_labels_and_integer_ticks() {
     let opts = CollectOptions {
         jobs: 2,
         build: Some("abc1234".to_string()),
+        bench: Some(1234567),
     };
     let data = collect_with(&tiny(), &matches, None, "test".into(), &opts, |_| {}).unwrap();
     // Both evaluations measured, and they search different trees.
@@ -223,10 +224,16 @@ fn every_figure_has_both_evaluations_axis_labels_and_integer_ticks() {
     write_report(&again, &redrawn).unwrap();
     let html2 = std::fs::read_to_string(redrawn.join("index.html")).unwrap();
     assert!(
-        html2.contains("build abc1234; figures and pages redrawn"),
-        "the builds"
+        html2.contains("Measured by build abc1234 of lull"),
+        "the measuring build"
     );
-    assert!(html2.contains("build def5678"));
+    assert!(html2
+        .contains("redrawn from data.json by <code>lull report --replot</code>, build def5678"));
+    assert_eq!(
+        again.bench_signature,
+        Some(1234567),
+        "the measuring build's signature"
+    );
     assert_eq!(
         std::fs::read_to_string(redrawn.join("wac_budget.svg")).unwrap(),
         wac,

@@ -299,9 +299,99 @@ pub fn read_matches(dir: &Path) -> Result<Vec<MatchResult>, String> {
     Ok(out)
 }
 
+/// The file beside the PGNs of a match folder that says which build played them
+/// (`play_matches.sh` writes it; `key: value` lines, `#` comments).
+pub const PLAYED_BY_FILE: &str = "played_by.yaml";
+
+/// Which build played the games of a match folder, as its [`PLAYED_BY_FILE`] says.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct PlayedBy {
+    /// The build (a commit or version).
+    pub build: Option<String>,
+    /// Its bench signature (`lull bench`), which names the search and the embedded network.
+    pub bench: Option<u64>,
+    /// The evaluation both engines played with (and which network).
+    pub evaluation: Option<String>,
+    /// The program that ran the games.
+    pub runner: Option<String>,
+    /// Anything else the file says (how the build was found, when).
+    pub note: Option<String>,
+}
+
+/// Reads `key: value` lines (a YAML mapping of plain scalars); unknown keys are kept in
+/// the note. An error names the line that is not `key: value` or a bench that is no count.
+pub fn parse_played_by(text: &str) -> Result<PlayedBy, String> {
+    let mut p = PlayedBy::default();
+    let mut extra = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("line {}: not 'key: value': {line}", n + 1))?;
+        let value = value.trim().trim_matches('"').to_string();
+        match key.trim() {
+            "build" => p.build = Some(value),
+            "bench" => {
+                p.bench =
+                    Some(value.parse().map_err(|_| {
+                        format!("line {}: bench '{value}' is not a node count", n + 1)
+                    })?)
+            }
+            "evaluation" => p.evaluation = Some(value),
+            "runner" => p.runner = Some(value),
+            "note" => extra.insert(0, value),
+            other => extra.push(format!("{other}: {value}")),
+        }
+    }
+    if !extra.is_empty() {
+        p.note = Some(extra.join("; "));
+    }
+    Ok(p)
+}
+
+/// The [`PLAYED_BY_FILE`] of a match folder: `None` when there is none.
+pub fn read_played_by(dir: &Path) -> Result<Option<PlayedBy>, String> {
+    let path = dir.join(PLAYED_BY_FILE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_played_by(&text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn played_by_reads_its_keys_and_refuses_a_bad_bench() {
+        let p = parse_played_by(
+            "# who played\nbuild: dc0b7a5\nbench: 6042437\nevaluation: network lull-4.nnue \
+             (Use NNUE=true)\nrunner: match.py\nnote: from git history\ndate: 2026-11-27\n",
+        )
+        .unwrap();
+        assert_eq!(p.build.as_deref(), Some("dc0b7a5"));
+        assert_eq!(p.bench, Some(6_042_437));
+        assert_eq!(
+            p.evaluation.as_deref(),
+            Some("network lull-4.nnue (Use NNUE=true)")
+        );
+        assert_eq!(
+            p.note.as_deref(),
+            Some("from git history; date: 2026-11-27")
+        );
+        assert!(parse_played_by("bench: many\n")
+            .unwrap_err()
+            .contains("line 1: bench 'many'"));
+        assert!(parse_played_by("just words\n").is_err());
+        assert_eq!(parse_played_by("").unwrap(), PlayedBy::default());
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 0.05

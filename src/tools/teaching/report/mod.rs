@@ -4,7 +4,9 @@
 //! Lull's own. [`measure`] runs the searches, [`matches`](mod@matches) reads the stored match games and
 //! computes Elo, [`plots`] draws the figures and [`render`] writes the pages. The matches
 //! are not played here: `docs/report/play_matches.sh` plays them into
-//! docs/report/matches/*.pgn, which the report reads.
+//! docs/report/matches/*.pgn, which the report reads, and says in the folder's
+//! `played_by.yaml` which build played them; the pages name that build beside every Elo
+//! figure, and the build that measured (its bench signature and network) in their header.
 
 pub mod matches;
 pub mod measure;
@@ -20,8 +22,8 @@ use serde::Serialize;
 
 use crate::nnue;
 use crate::tools::cli::fail;
-use matches::{read_matches, MatchResult};
-use measure::{measure_variant, variants, MeasureConfig, VariantMeasure};
+use matches::{read_matches, read_played_by, EloInterval, MatchResult, PlayedBy};
+use measure::{measure_variant, variants, MeasureConfig, NetworkId, VariantMeasure};
 
 /// Arguments of `lull report`.
 #[derive(Clone, Debug, clap::Args)]
@@ -30,11 +32,11 @@ pub struct ReportArgs {
     #[arg(short = 'o', long = "out", default_value = "docs/report")]
     pub out: PathBuf,
     /// Smaller measurements (depth 10 instead of 12, 60 WAC positions instead of 300): about
-    /// a minute of one core.
+    /// two minutes of one core (measured: 122 s of CPU, 199 s on a loaded 2-core machine).
     #[arg(long)]
     pub quick: bool,
     /// Directory of the stored match games (`<variant>.pgn`, played by
-    /// docs/report/play_matches.sh); the default is docs/report/matches.
+    /// docs/report/play_matches.sh).
     #[arg(long, default_value = "docs/report/matches")]
     pub matches: PathBuf,
     /// Also measure with this network (`EvalFile` + `Use NNUE`), side by side with the
@@ -69,10 +71,14 @@ pub struct Claim {
     pub lull: String,
     /// Lull's figure with the network, when measured.
     pub lull_nnue: Option<String>,
-    /// Whether Lull's figure falls in the claimed range (`None`: no range to check).
+    /// Whether Lull's figure is inside the claimed range: a measured value in it, or an
+    /// interval (Elo, 95 %) that overlaps it; `None`: no range to check.
     pub holds: Option<bool>,
     /// The same for the network's figure.
     pub holds_nnue: Option<bool>,
+    /// The figures that show it (their files), for readers of data.json.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<&'static str>,
 }
 
 /// Everything the report shows; written as data.json.
@@ -84,6 +90,11 @@ pub struct ReportData {
     pub version: &'static str,
     /// The build named by `--build` (e.g. a commit), if any.
     pub build: Option<String>,
+    /// The bench signature of the build that measured (what its `lull bench` prints; the
+    /// release checks it against the binary): `None` in a report made before it was recorded.
+    pub bench_signature: Option<u64>,
+    /// The network the NNUE columns measured with, if any.
+    pub network: Option<NetworkId>,
     /// Option sets measured at once.
     pub jobs: usize,
     /// What was measured.
@@ -100,6 +111,12 @@ pub struct ReportData {
     pub nnue_matches: Vec<MatchResult>,
     /// Where they were read from.
     pub matches_dir: String,
+    /// Whether that folder exists (a report run outside a clone finds none).
+    pub matches_dir_found: bool,
+    /// Which build played the stored matches (their folder's `played_by.yaml`), if it says.
+    pub matches_played_by: Option<PlayedBy>,
+    /// Which build played the network's stored matches, if it says.
+    pub nnue_matches_played_by: Option<PlayedBy>,
     /// The claims with Lull's figures.
     pub claims: Vec<Claim>,
     /// Seconds the measurements took.
@@ -130,6 +147,10 @@ struct Stored {
     command: String,
     #[serde(default)]
     build: Option<String>,
+    #[serde(default)]
+    bench_signature: Option<u64>,
+    #[serde(default)]
+    network: Option<NetworkId>,
     #[serde(default)]
     jobs: usize,
     config: MeasureConfig,
@@ -193,25 +214,55 @@ pub fn reload(
     if let Some(n) = &nnue_measures {
         validate::check_measures("nnue_measures", n).map_err(damaged)?;
     }
-    let matches = read_matches(matches_dir)?;
-    let nnue_matches = read_matches(&matches_dir.join("nnue"))?;
-    let claims = claims(&measures, nnue_measures.as_deref(), &matches, &nnue_matches);
+    let games = StoredGames::read(matches_dir)?;
+    let claims = claims(&measures, nnue_measures.as_deref(), &games);
     Ok(ReportData {
         command: stored.command,
         version: env!("CARGO_PKG_VERSION"),
         build: stored.build,
+        bench_signature: stored.bench_signature,
+        network: stored.network,
         jobs: stored.jobs.max(1),
         config: stored.config,
         measures,
         nnue_measures,
         nnue_note: stored.nnue_note,
-        matches,
-        nnue_matches,
+        matches: games.hce,
+        nnue_matches: games.nnue,
         matches_dir: matches_dir.display().to_string(),
+        matches_dir_found: matches_dir.is_dir(),
+        matches_played_by: games.hce_played_by,
+        nnue_matches_played_by: games.nnue_played_by,
         claims,
         elapsed_s: stored.elapsed_s,
         redrawn_by,
     })
+}
+
+/// The stored matches of both evaluations and who played them.
+#[derive(Clone, Debug, Default)]
+pub struct StoredGames {
+    /// Hand-crafted evaluation: `<dir>/<variant>.pgn`.
+    pub hce: Vec<MatchResult>,
+    /// The network: `<dir>/nnue/<variant>.pgn`.
+    pub nnue: Vec<MatchResult>,
+    /// `<dir>/played_by.yaml`.
+    pub hce_played_by: Option<PlayedBy>,
+    /// `<dir>/nnue/played_by.yaml`.
+    pub nnue_played_by: Option<PlayedBy>,
+}
+
+impl StoredGames {
+    /// Reads the matches of `dir` and of `dir/nnue` (none when a folder is missing).
+    pub fn read(dir: &Path) -> Result<Self, String> {
+        let nnue = dir.join("nnue");
+        Ok(Self {
+            hce: read_matches(dir)?,
+            nnue: read_matches(&nnue)?,
+            hce_played_by: read_played_by(dir)?,
+            nnue_played_by: read_played_by(&nnue)?,
+        })
+    }
 }
 
 /// How [`collect_with`] runs: threads and the build to name.
@@ -221,14 +272,18 @@ pub struct CollectOptions {
     pub jobs: usize,
     /// The build to name in the report.
     pub build: Option<String>,
+    /// The bench signature of the build ([`measure::bench_signature`]; `lull report`
+    /// measures it, a caller that does not leaves it out of the report).
+    pub bench: Option<u64>,
 }
 
 impl Default for CollectOptions {
-    /// The machine's cores, no build named.
+    /// The machine's cores, no build named, no bench signature.
     fn default() -> Self {
         Self {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             build: None,
+            bench: None,
         }
     }
 }
@@ -263,8 +318,7 @@ pub fn collect_with(
     progress: impl FnMut(&str) + Send,
 ) -> Result<ReportData, String> {
     let start = Instant::now();
-    let matches = read_matches(matches_dir)?;
-    let nnue_matches = read_matches(&matches_dir.join("nnue"))?;
+    let games = StoredGames::read(matches_dir)?;
     let net = match eval_file {
         Some(p) => Some(p.display().to_string()),
         None if nnue::DEFAULT_NET.is_some() => Some("<default>".to_string()),
@@ -341,19 +395,27 @@ pub fn collect_with(
                 .to_string(),
         ),
     };
-    let claims = claims(&measures, nnue_measures.as_deref(), &matches, &nnue_matches);
+    let claims = claims(&measures, nnue_measures.as_deref(), &games);
+    let network = nnue_measures
+        .as_ref()
+        .and_then(|_| measure::network_id(eval_file));
     Ok(ReportData {
         command,
         version: env!("CARGO_PKG_VERSION"),
         build: opts.build.clone(),
+        bench_signature: opts.bench,
+        network,
         jobs,
         config: config.clone(),
         measures,
         nnue_measures,
         nnue_note,
-        matches,
-        nnue_matches,
+        matches: games.hce,
+        nnue_matches: games.nnue,
         matches_dir: matches_dir.display().to_string(),
+        matches_dir_found: matches_dir.is_dir(),
+        matches_played_by: games.hce_played_by,
+        nnue_matches_played_by: games.nnue_played_by,
         claims,
         elapsed_s: start.elapsed().as_secs_f64(),
         redrawn_by: None,
@@ -364,23 +426,62 @@ fn find<'a>(ms: &'a [VariantMeasure], key: &str) -> Option<&'a VariantMeasure> {
     ms.iter().find(|m| m.variant.key == key)
 }
 
-/// `nodes(key) / nodes(default)` at the deepest depth.
-fn node_ratio(ms: &[VariantMeasure], key: &str) -> Option<f64> {
-    let d = find(ms, "default")?.nodes() as f64;
-    let v = find(ms, key)?.nodes() as f64;
+/// `of(key) / of(default)` at the deepest depth (`of`: all nodes, or the q-nodes).
+fn ratio(ms: &[VariantMeasure], key: &str, of: fn(&VariantMeasure) -> u64) -> Option<f64> {
+    let d = of(find(ms, "default")?) as f64;
+    let v = of(find(ms, key)?) as f64;
     (d > 0.0).then(|| v / d)
 }
 
-fn in_range(x: f64, lo: f64, hi: f64) -> bool {
-    (lo..=hi).contains(&x)
+/// All nodes at the deepest depth.
+fn all_nodes(m: &VariantMeasure) -> u64 {
+    m.nodes()
 }
 
-/// The Elo text of a stored match (`-209.9 [-297.2, -141.5], 100 games`), if played.
-fn match_elo(matches: &[MatchResult], key: &str, negate: bool) -> Option<(f64, String)> {
+/// Quiescence nodes at the deepest depth: what SEE and delta pruning prune.
+fn q_nodes(m: &VariantMeasure) -> u64 {
+    m.stats.qnodes
+}
+
+/// Whether a measurement is inside a claimed range `(low, high)`: a measured value `lo = hi`
+/// in it, or a 95 % interval `[lo, hi]` that overlaps it (the claim cannot be told from
+/// Lull's figure); outside only when the whole interval lies beyond it. `None` for a value
+/// that is not a number (nothing measured).
+pub fn inside(lo: f64, hi: f64, range: (f64, f64)) -> Option<bool> {
+    if lo.is_nan() || hi.is_nan() {
+        return None;
+    }
+    let (lo, hi) = (lo.min(hi), lo.max(hi));
+    Some(lo <= range.1 && hi >= range.0)
+}
+
+/// A measured value against a claimed range: [`inside`] with `lo = hi`.
+fn value_inside(x: f64, range: (f64, f64)) -> Option<bool> {
+    inside(x, x, range)
+}
+
+/// Which build played a folder's games, in a few words: `build dc0b7a5`, or that the folder
+/// does not say.
+pub fn played_by_short(p: Option<&PlayedBy>) -> String {
+    match p.and_then(|p| p.build.as_deref()) {
+        Some(b) => format!("build {b}"),
+        None => "a build the games do not record".to_string(),
+    }
+}
+
+/// The Elo of a stored match (the variant minus the default, or the default minus the
+/// variant with `negate`) and its text (`-209.9 [-297.2, -141.5] Elo, 100 games of build
+/// dc0b7a5 (movetime 30 ms)`), if played.
+fn match_elo(
+    matches: &[MatchResult],
+    played_by: Option<&PlayedBy>,
+    key: &str,
+    negate: bool,
+) -> Option<(EloInterval, String)> {
     let m = matches.iter().find(|m| m.name == key)?;
     let e = m.pentanomial.or(m.trinomial)?;
     let e = if negate {
-        matches::EloInterval {
+        EloInterval {
             elo: -e.elo,
             lo: -e.hi,
             hi: -e.lo,
@@ -390,13 +491,41 @@ fn match_elo(matches: &[MatchResult], key: &str, negate: bool) -> Option<(f64, S
         e
     };
     Some((
-        e.elo,
-        format!("{} Elo, {} games ({})", e.text(), m.games(), m.time_control),
+        e,
+        format!(
+            "{} Elo, {} games of {} ({})",
+            e.text(),
+            m.games(),
+            played_by_short(played_by),
+            m.time_control
+        ),
     ))
 }
 
+fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// The stand-pat rate and what it counts: the cuts among the q-nodes that reached the stand
+/// pat (not in check, and not ended before it: by a draw, a cap or the transposition table,
+/// whose cutoffs are given as a share of all q-nodes), and the cuts among all q-nodes.
+fn standpat_text(s: &crate::search::SearchStats) -> String {
+    format!(
+        "{:.1} % of the q-nodes that reached the stand pat (not in check, not ended before it \
+         by a draw, a cap or a TT cutoff; TT cutoffs ended {:.1} % of all q-nodes); {:.1} % \
+         of all q-nodes",
+        s.standpat_rate(),
+        pct(s.q_tt_cutoffs, s.qnodes),
+        pct(s.standpat_cutoffs, s.qnodes)
+    )
+}
+
 /// Lull's figures for one evaluation: (q-node share, stand-pat, mean q-ply, max q-ply,
-/// checks, SEE, delta, Beal), each as text and the number checked against the claim.
+/// checks, SEE, delta, Beal), each as text and whether it is inside the claim's range.
 fn figures(ms: &[VariantMeasure]) -> Vec<(String, Option<bool>)> {
     let Some(d) = find(ms, "default") else {
         return Vec::new();
@@ -406,40 +535,57 @@ fn figures(ms: &[VariantMeasure]) -> Vec<(String, Option<bool>)> {
     let (lo, hi) = shares
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-    let ratio = |k: &str| node_ratio(ms, k).unwrap_or(f64::NAN);
+    let nodes = |k: &str| ratio(ms, k, all_nodes).unwrap_or(f64::NAN);
+    let qnodes = |k: &str| ratio(ms, k, q_nodes).unwrap_or(f64::NAN);
     let depth = d.depths.last().map_or(0, |p| p.depth);
     let share = s.qnode_share();
     let share_text = format!("{share:.1} % at depth {depth} (per position {lo:.0}–{hi:.0} %)");
-    let (c1, c2) = (ratio("checks-1"), ratio("checks-2"));
-    let (see, delta, beal) = (ratio("see-off"), ratio("delta-off"), ratio("nullmove-on"));
+    let (c1, c2) = (nodes("checks-1"), nodes("checks-2"));
+    let either = |a: Option<bool>, b: Option<bool>| match (a, b) {
+        (Some(x), Some(y)) => Some(x || y),
+        (x, None) | (None, x) => x,
+    };
+    let (see, delta) = (qnodes("see-off"), qnodes("delta-off"));
+    let (beal, beal_q) = (nodes("nullmove-on"), qnodes("nullmove-on"));
     vec![
-        (share_text.clone(), Some(in_range(share, 50.0, 90.0))),
-        (share_text, Some(in_range(share, 30.0, 50.0))),
+        (share_text.clone(), value_inside(share, (50.0, 90.0))),
+        (share_text, value_inside(share, (30.0, 50.0))),
         (
-            format!("{:.1} % of the q-nodes not in check", s.standpat_rate()),
-            Some(in_range(s.standpat_rate(), 40.0, 60.0)),
+            standpat_text(s),
+            value_inside(s.standpat_rate(), (40.0, 60.0)),
         ),
         (
             format!("{:.2}", s.mean_qply()),
-            Some(in_range(s.mean_qply(), 1.0, 3.0)),
+            value_inside(s.mean_qply(), (1.0, 3.0)),
         ),
         (
             format!("{}", s.qply_max),
-            Some(in_range(s.qply_max as f64, 6.0, 10.0)),
+            value_inside(s.qply_max as f64, (6.0, 10.0)),
         ),
         (
             format!("×{c1:.2} nodes with checks at the first q-ply, ×{c2:.2} at two"),
-            Some(in_range(c1, 2.0, 3.0) || in_range(c2, 2.0, 3.0)),
+            either(value_inside(c1, (2.0, 3.0)), value_inside(c2, (2.0, 3.0))),
         ),
         (
-            format!("without it ×{see:.2} nodes ({})", saving_text(see)),
+            format!(
+                "{} captures skipped; without it ×{see:.2} q-nodes ({})",
+                s.see_skips,
+                saving_text(see)
+            ),
             None,
         ),
         (
-            format!("without it ×{delta:.2} nodes ({})", saving_text(delta)),
+            format!(
+                "{} captures skipped; without it ×{delta:.2} q-nodes ({})",
+                s.delta_skips,
+                saving_text(delta)
+            ),
             None,
         ),
-        (format!("×{beal:.2} nodes at q-ply 0"), None),
+        (
+            format!("×{beal:.2} nodes (×{beal_q:.2} q-nodes) with it at q-ply 0"),
+            None,
+        ),
     ]
 }
 
@@ -456,60 +602,71 @@ fn saving_text(ratio_without: f64) -> String {
     }
 }
 
-/// The claims of the literature with Lull's figures (and the network's, if measured).
+/// The claims of the literature with Lull's figures (and the network's, if measured), the
+/// Elo of each from the stored games.
 pub fn claims(
     ms: &[VariantMeasure],
     nnue: Option<&[VariantMeasure]>,
-    matches: &[MatchResult],
-    nnue_matches: &[MatchResult],
+    games: &StoredGames,
 ) -> Vec<Claim> {
     let cpw = "Chess Programming Wiki, <em>Quiescence Search</em> (Limiting Quiescence)";
-    let rows: [(&str, &str, &str); 9] = [
+    let common = "a common claim (no primary source named)";
+    // (id, claim, source, the figures that show it)
+    let rows: [(&str, &str, &str, &[&'static str]); 9] = [
         (
             "qnode-share-cpw",
             "Quiescence nodes are 50–90 % of all nodes",
             cpw,
+            &["bench_positions.svg"],
         ),
         (
             "qnode-share-chessml",
             "Quiescence nodes are 30–50 % of all nodes",
             "the ChessML guide (quoted second-hand)",
+            &["bench_positions.svg"],
         ),
         (
             "standpat",
             "Stand pat cuts off 40–60 % of the quiescence nodes",
-            "a common claim (no primary source named)",
+            common,
+            &["bench_positions.svg"],
         ),
         (
             "qdepth-mean",
             "The mean quiescence depth is 1–3 plies",
-            "a common claim (no primary source named)",
+            common,
+            &["qply_histogram.svg"],
         ),
         (
             "qdepth-max",
             "The deepest quiescence line is 6–10 plies",
-            "a common claim (no primary source named)",
+            common,
+            &["qply_histogram.svg"],
         ),
         (
             "checks",
             "Quiet checks in the quiescence search cost 2–3× the nodes",
-            "a common claim (no primary source named)",
+            common,
+            &["nodes_to_depth.svg", "time_to_depth.svg", "elo.svg"],
         ),
         (
             "see",
             "Skipping captures with SEE &lt; 0 shrinks the quiescence tree (no figure given)",
             cpw,
+            &["qply_histogram.svg", "elo.svg"],
         ),
         (
             "delta",
             "Delta pruning shrinks the quiescence tree (no figure given)",
             "Chess Programming Wiki, <em>Delta Pruning</em>",
+            &["qply_histogram.svg", "elo.svg"],
         ),
         (
             "beal",
             "A null-move stand pat makes the quiescence search aware of threats",
             "D. F. Beal, <em>A generalised quiescence search algorithm</em>, Artificial \
              Intelligence 43 (1990)",
+            &["nodes_to_depth.svg", "wac_budget.svg", "elo.svg"],
         ),
     ];
     let classical = figures(ms);
@@ -523,15 +680,17 @@ pub fn claims(
         "checks" => Some(("checks-1", false, "Elo of checks at 1 q-ply")),
         _ => None,
     };
-    let with_elo = |text: String, id: &str, games: &[MatchResult]| match elo_of(id) {
-        Some((key, negate, what)) => match match_elo(games, key, negate) {
-            Some((_, elo)) => format!("{text}; {what}: {elo}"),
+    let with_elo =
+        |text: String, id: &str, m: &[MatchResult], p: Option<&PlayedBy>| match elo_of(id) {
+            Some((key, negate, what)) => match match_elo(m, p, key, negate) {
+                Some((_, elo)) => format!("{text}; {what}: {elo}"),
+                None => text,
+            },
             None => text,
-        },
-        None => text,
-    };
+        };
+    let (hce_by, nnue_by) = (games.hce_played_by.as_ref(), games.nnue_played_by.as_ref());
     let mut out = Vec::new();
-    for (i, (id, claim, source)) in rows.iter().enumerate() {
+    for (i, (id, claim, source, shown_in)) in rows.iter().enumerate() {
         let Some((lull, holds)) = classical.get(i).cloned() else {
             continue;
         };
@@ -540,27 +699,30 @@ pub fn claims(
             id,
             claim: claim.to_string(),
             source: source.to_string(),
-            lull: with_elo(lull, id, matches),
+            lull: with_elo(lull, id, &games.hce, hce_by),
             lull_nnue: net
                 .as_ref()
-                .map(|(t, _)| with_elo(t.clone(), id, nnue_matches)),
+                .map(|(t, _)| with_elo(t.clone(), id, &games.nnue, nnue_by)),
             holds,
             holds_nnue: net.and_then(|(_, h)| h),
+            figures: shown_in.to_vec(),
         });
     }
-    let elo = match_elo(matches, "qsearch-off", true);
-    let nnue_elo = match_elo(nnue_matches, "qsearch-off", true);
+    let claimed = (150.0, 250.0);
+    let elo = match_elo(&games.hce, hce_by, "qsearch-off", true);
+    let nnue_elo = match_elo(&games.nnue, nnue_by, "qsearch-off", true);
     out.push(Claim {
         id: "qsearch-elo",
         claim: "The quiescence search is worth 150–250 Elo".to_string(),
-        source: "a common claim (no primary source named)".to_string(),
+        source: common.to_string(),
         lull: elo.as_ref().map_or_else(
             || "not measured: no stored match qsearch-off.pgn".to_string(),
             |(_, t)| t.clone(),
         ),
         lull_nnue: nnue_elo.as_ref().map(|(_, t)| t.clone()),
-        holds: elo.map(|(e, _)| in_range(e, 150.0, 250.0)),
-        holds_nnue: nnue_elo.map(|(e, _)| in_range(e, 150.0, 250.0)),
+        holds: elo.and_then(|(e, _)| inside(e.lo, e.hi, claimed)),
+        holds_nnue: nnue_elo.and_then(|(e, _)| inside(e.lo, e.hi, claimed)),
+        figures: vec!["elo.svg", "wac_budget.svg"],
     });
     out
 }
@@ -570,10 +732,54 @@ pub const HAND_CRAFTED: &str = "hand-crafted evaluation";
 /// The network's panel.
 pub const NETWORK: &str = "NNUE";
 
-/// The figures of the report: file name, caption and the figure.
-pub fn report_figures(
+/// A figure of the report with what the pages say of it.
+pub struct ReportFigure {
+    /// Its file, beside the pages.
+    pub file: &'static str,
+    /// The caption.
+    pub caption: String,
+    /// One line: what to see in it.
+    pub what: String,
+    /// The claim it is the evidence of (the id of its row, `claim-<id>`).
+    pub claim: &'static str,
+    /// The figure.
+    pub figure: plots::Figure,
+}
+
+/// The option sets (their labels) for which `pick(variant, default)` holds in every
+/// evaluation measured, as a list for a sentence (`none` when there is none).
+fn option_sets_where(
     data: &ReportData,
-) -> Result<Vec<(&'static str, String, plots::Figure)>, String> {
+    pick: impl Fn(&VariantMeasure, &VariantMeasure) -> bool,
+) -> String {
+    let mut panels = vec![data.measures.as_slice()];
+    if let Some(n) = &data.nnue_measures {
+        panels.push(n);
+    }
+    let labels: Vec<&str> = data
+        .measures
+        .iter()
+        .filter(|m| m.variant.key != "default")
+        .filter(|m| {
+            panels
+                .iter()
+                .all(|ms| match (find(ms, "default"), find(ms, m.variant.key)) {
+                    (Some(d), Some(v)) => pick(v, d),
+                    _ => false,
+                })
+        })
+        .map(|m| m.variant.label)
+        .collect();
+    if labels.is_empty() {
+        "none".to_string()
+    } else {
+        labels.join("; ")
+    }
+}
+
+/// The figures of the report, each with its caption, what to see in it (the option sets it
+/// names are read from the data) and its claim.
+pub fn report_figures(data: &ReportData) -> Result<Vec<ReportFigure>, String> {
     let mut panels: Vec<plots::Panel<'_>> = vec![(HAND_CRAFTED, &data.measures)];
     if let Some(n) = &data.nnue_measures {
         panels.push((NETWORK, n));
@@ -583,20 +789,49 @@ pub fn report_figures(
     } else {
         ""
     };
+    let fig = |file, caption: String, what: String, claim, figure| ReportFigure {
+        file,
+        caption,
+        what,
+        claim,
+        figure,
+    };
+    let deeper = option_sets_where(data, |v, d| v.stats.mean_qply() > d.stats.mean_qply());
+    let larger = option_sets_where(data, |v, d| v.nodes() as f64 > 1.05 * d.nodes() as f64);
+    let solved = |m: &VariantMeasure| m.wac.last().map_or(0, |w| w.solved);
+    let fewer = option_sets_where(data, |v, d| solved(v) < solved(d));
+    let depth = data.config.depth;
+    let budget = data.config.wac_budgets.last().copied().unwrap_or(0);
     let mut out = vec![
-        (
+        fig(
             "qply_histogram.svg",
             format!("The q-ply histogram per option set{both}"),
+            format!(
+                "How far past the horizon the quiescence search goes: the mean and the \
+                 deepest q-ply of the claims are read off the default's bars; a deeper mean \
+                 than the default's with both evaluations: {deeper}."
+            ),
+            "qdepth-mean",
             plots::qply_histogram(&panels)?,
         ),
-        (
+        fig(
             "nodes_to_depth.svg",
             format!("Nodes to depth{both}"),
+            format!(
+                "What each option set costs at every depth: a line above the default's \
+                 searches more nodes for the same depth (over 5 % more at depth {depth} with \
+                 both evaluations: {larger}); the claims quote these ratios."
+            ),
+            "checks",
             plots::to_depth(&panels, false)?,
         ),
-        (
+        fig(
             "time_to_depth.svg",
             format!("Time to depth{both}"),
+            "The same in milliseconds: the cost of the nodes, with the load of the machine \
+             in it (node counts are exact, times are not)."
+                .to_string(),
+            "checks",
             plots::to_depth(&panels, true)?,
         ),
     ];
@@ -605,15 +840,25 @@ pub fn report_figures(
         .filter_map(|(t, ms)| find(ms, "default").map(|d| (*t, d)))
         .collect();
     if !defaults.is_empty() {
-        out.push((
+        out.push(fig(
             "bench_positions.svg",
             format!("Q-node share and stand-pat rate per bench position{both}"),
+            "The spread behind the single figures of the claims: the q-node share and the \
+             stand-pat rate of each position, against the bands the literature quotes."
+                .to_string(),
+            "qnode-share-cpw",
             plots::bench_positions(&defaults)?,
         ));
     }
-    out.push((
+    out.push(fig(
         "wac_budget.svg",
         format!("WAC solved against the node budget{both}"),
+        format!(
+            "What the quiescence search buys in tactics: a line below the default's solves \
+             fewer Win At Chess positions for the same nodes (fewer at {budget} nodes with \
+             both evaluations: {fewer})."
+        ),
+        "qsearch-elo",
         plots::wac_budget(&panels)?,
     ));
     if !data.matches.is_empty() || !data.nnue_matches.is_empty() {
@@ -624,12 +869,30 @@ pub fn report_figures(
             .map(|(i, m)| (m.variant.key.to_string(), i))
             .collect();
         let mut games: Vec<(&str, &[MatchResult])> = vec![(HAND_CRAFTED, &data.matches)];
+        let mut played = vec![format!(
+            "{} (hand-crafted evaluation)",
+            render::played_by_brief(data, data.matches_played_by.as_ref())
+        )];
         if data.nnue_measures.is_some() {
             games.push((NETWORK, &data.nnue_matches));
+            if !data.nnue_matches.is_empty() {
+                played.push(format!(
+                    "{} (NNUE)",
+                    render::played_by_brief(data, data.nnue_matches_played_by.as_ref())
+                ));
+            }
         }
-        out.push((
+        out.push(fig(
             "elo.svg",
-            format!("Elo of each variant against the default{both}"),
+            format!(
+                "Elo of each variant against the default{both}, from games played by {}: \
+                 see Matches",
+                played.join("; ")
+            ),
+            "Which switch matters in play: an interval clear of 0 is a measured difference, \
+             one across 0 is none at this number of games."
+                .to_string(),
+            "qsearch-elo",
             plots::elo(&games, &keys)?,
         ));
     }
@@ -648,8 +911,8 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
         written.push(name.to_string());
         Ok(())
     };
-    for (name, _, figure) in &figures {
-        write(name, &figure.svg, &mut written)?;
+    for f in &figures {
+        write(f.file, &f.figure.svg, &mut written)?;
     }
     // A figure of an earlier edition that this one no longer draws.
     let stale = out.join("nnue_qply_histogram.svg");
@@ -658,11 +921,13 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
     }
     let list: Vec<render::FigureRef<'_>> = figures
         .iter()
-        .map(|(n, c, f)| render::FigureRef {
-            file: n,
-            caption: c,
-            x_label: &f.x_label,
-            y_label: &f.y_label,
+        .map(|f| render::FigureRef {
+            file: f.file,
+            caption: &f.caption,
+            what: &f.what,
+            claim: f.claim,
+            x_label: &f.figure.x_label,
+            y_label: &f.figure.y_label,
         })
         .collect();
     write("index.html", &render::html(data, &list), &mut written)?;
@@ -674,7 +939,9 @@ pub fn write_report(data: &ReportData, out: &Path) -> Result<Vec<String>, String
 
 /// `lull report`: measure, then write the report. Exit code 2 for bad arguments or stored
 /// matches that cannot be read, 1 when writing fails.
-pub fn run(args: ReportArgs) -> ExitCode {
+pub fn run(mut args: ReportArgs) -> ExitCode {
+    // `--build ""` (a `$(git rev-parse …)` outside a clone) names no build.
+    args.build = args.build.filter(|b| !b.trim().is_empty());
     if args.replot {
         let data = match reload(
             &args.out.join("data.json"),
@@ -684,6 +951,9 @@ pub fn run(args: ReportArgs) -> ExitCode {
             Ok(d) => d,
             Err(e) => return fail(2, e),
         };
+        if data.matches.is_empty() && data.nnue_matches.is_empty() {
+            eprintln!("{}", render::no_matches_text(&data));
+        }
         return match write_report(&data, &args.out) {
             Ok(files) => {
                 println!(
@@ -726,8 +996,17 @@ pub fn run(args: ReportArgs) -> ExitCode {
         .collect::<Vec<_>>()
         .join(" ");
     let start = Instant::now();
+    // The bench signature first: it names the search and the network that measured (the
+    // release refuses a report whose signature is not its binary's).
+    eprintln!("[    0s] bench signature (lull bench)");
+    let bench = measure::bench_signature();
+    eprintln!(
+        "[{:>5.0}s] bench signature {bench}",
+        start.elapsed().as_secs_f64()
+    );
     let mut opts = CollectOptions {
         build: args.build.clone(),
+        bench: Some(bench),
         ..CollectOptions::default()
     };
     if let Some(j) = args.jobs {
@@ -744,6 +1023,9 @@ pub fn run(args: ReportArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(2, e),
     };
+    if data.matches.is_empty() && data.nnue_matches.is_empty() {
+        eprintln!("{}", render::no_matches_text(&data));
+    }
     match write_report(&data, &args.out) {
         Ok(files) => {
             println!(
@@ -760,7 +1042,84 @@ pub fn run(args: ReportArgs) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::saving_text;
+    use super::matches::parse_match;
+    use super::{claims, inside, saving_text, StoredGames};
+
+    #[test]
+    fn a_verdict_is_inside_when_the_interval_overlaps_the_range() {
+        let claim = (150.0, 250.0);
+        // The estimate above the range, its interval across the top end: inside.
+        assert_eq!(inside(208.8, 365.2, claim), Some(true));
+        // Below the range, above it, and touching either end.
+        assert_eq!(inside(100.0, 149.9, claim), Some(false));
+        assert_eq!(inside(250.1, f64::INFINITY, claim), Some(false));
+        assert_eq!(inside(f64::NEG_INFINITY, 150.0, claim), Some(true));
+        assert_eq!(inside(250.0, 400.0, claim), Some(true));
+        // Within it, around it, and the ends in either order.
+        assert_eq!(inside(160.0, 240.0, claim), Some(true));
+        assert_eq!(inside(100.0, 300.0, claim), Some(true));
+        assert_eq!(inside(365.2, 208.8, claim), Some(true));
+        // A measured value is an interval of one point.
+        assert_eq!(inside(37.1, 37.1, (50.0, 90.0)), Some(false));
+        assert_eq!(inside(37.1, 37.1, (30.0, 50.0)), Some(true));
+        assert_eq!(inside(f64::NAN, 1.0, claim), None);
+    }
+
+    /// 50 game pairs, `[LL, LD, WL+DD, WD, WW]` of the variant, as a PGN.
+    fn pairs_pgn(variant: &str, penta: [u32; 5]) -> String {
+        let mut pgn = String::new();
+        let mut round = 0;
+        // Each pair as (the variant's result with White, with Black).
+        let kinds = [
+            ("0-1", "1-0"),
+            ("0-1", "1/2-1/2"),
+            ("1-0", "1-0"),
+            ("1-0", "1/2-1/2"),
+            ("1-0", "0-1"),
+        ];
+        for (count, (a, b)) in penta.iter().zip(kinds) {
+            for _ in 0..*count {
+                round += 1;
+                pgn.push_str(&format!(
+                    "[Round \"{round}.1\"]\n[White \"{variant}\"]\n[Black \"default\"]\n[Result \"{a}\"]\n\n{a}\n\n\
+                     [Round \"{round}.2\"]\n[White \"default\"]\n[Black \"{variant}\"]\n[Result \"{b}\"]\n\n{b}\n\n"
+                ));
+            }
+        }
+        pgn
+    }
+
+    /// The committed report's match without the quiescence search (LL 28, LD 12, WL+DD 8,
+    /// WD 2): the quiescence search is worth +275.5 [+208.8, +365.2] Elo, whose interval
+    /// overlaps the claimed 150-250 Elo. The verdict said "outside" by the estimate alone.
+    #[test]
+    fn the_elo_claim_is_inside_when_its_interval_overlaps() {
+        let m = parse_match("qsearch-off", &pairs_pgn("qsearch-off", [28, 12, 8, 2, 0])).unwrap();
+        assert_eq!(m.pentanomial.unwrap().text(), "-275.5 [-365.2, -208.8]");
+        let games = StoredGames {
+            hce: vec![m],
+            ..StoredGames::default()
+        };
+        let c = claims(&[], None, &games);
+        let elo = c.iter().find(|c| c.id == "qsearch-elo").unwrap();
+        assert!(
+            elo.lull.starts_with("+275.5 [+208.8, +365.2] Elo"),
+            "{}",
+            elo.lull
+        );
+        assert_eq!(elo.holds, Some(true));
+        // Entirely above the range (WW pairs only): outside.
+        let m = parse_match("qsearch-off", &pairs_pgn("qsearch-off", [50, 0, 0, 0, 0])).unwrap();
+        let games = StoredGames {
+            hce: vec![m],
+            ..StoredGames::default()
+        };
+        let c = claims(&[], None, &games);
+        assert_eq!(
+            c.iter().find(|c| c.id == "qsearch-elo").unwrap().holds,
+            Some(false)
+        );
+    }
 
     #[test]
     fn a_saving_says_fewer_more_or_as_many() {

@@ -390,7 +390,7 @@ pub fn bench_positions(panels: &[(&str, &VariantMeasure)]) -> Result<Figure, Str
             .map(|(_, _, c, label)| (label.to_string(), *c, Mark::Band)),
     );
     let x_label = "bench position (1–8 openings, 9–20 middlegames, 21–36 WAC, 37– endgames)";
-    let y_label = "% (q-nodes of all nodes; stand-pat cuts of q-nodes)";
+    let y_label = "% (q-nodes of all nodes; stand-pat cuts of the q-nodes that reached it)";
     let ticks = label_count(1, n as i64);
     let svg = svg(panels.len(), &legend, |i, area| {
         let (title, m) = panels[i];
