@@ -3,11 +3,11 @@
 //! and the make-move hooks.
 //!
 //! A `Searcher` holds, as Stockfish's `Worker` and Viridithas' `ThreadData` do:
-//! - the handles it shares with the other threads ([`Shared`], `shared.rs`: the
+//! - the handles it shares with the other threads (`Shared`, `shared.rs`: the
 //!   transposition table, the stop flag, the node counts, the tablebases);
-//! - its limits and clock ([`Clock`], `clock.rs`);
-//! - what it knows of the root ([`RootState`], `root.rs`);
-//! - what it records and sends out ([`Record`]: statistics, reports, `lull why`'s notes,
+//! - its limits and clock (`Clock`, `clock.rs`);
+//! - what it knows of the root (`RootState`, `root.rs`);
+//! - what it records and sends out (`Record`: statistics, reports, `lull why`'s notes,
 //!   `lull qtree`'s trace);
 //! - its own tables, kept from search to search or rebuilt for each: the ordering tables
 //!   (`ordering.rs`), the correction history (`correction.rs`), the PV table (`pv.rs`), the
