@@ -502,6 +502,11 @@ fn at_1280_by_800_the_board_and_the_selected_tree_node_are_on_screen_together() 
     let exd4 = tree_node(&b, "#tree", "exd4").expect("exd4 in the tree at the horizon");
     b.click_element(&exd4);
     b.wait_text("#view-text", "the line", |t| t.contains("1. Qxd4 exd4"));
+    // The node's static evaluation taken apart: the hand-crafted terms and the network's
+    // bucket (exd4 left White a queen down: material says so).
+    b.wait_text("#node-eval", "the static evaluation", |t| {
+        t.contains("material -") && t.contains("output bucket")
+    });
     let inner = b.script("return [window.innerWidth, window.innerHeight];", json!([]));
     assert_eq!(inner, json!([1280, 800]), "the viewport");
     let (w, h) = (1280.0, 800.0);

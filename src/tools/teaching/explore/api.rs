@@ -11,6 +11,8 @@
 //! - `POST /api/search` `{fen, depth, options: {Name: value}, options_b?, tree?: [uci]}`:
 //!   starts a job (the horizon pair, or with `options_b` an A/B comparison, and the
 //!   quiescence tree, see [`super::jobs`]); answers `{id}`.
+//! - `POST /api/eval` `{fen}`: the static evaluation taken apart (hand-crafted terms, the
+//!   network's output bucket and output)
 //! - `POST /api/tree` `{fen, moves: [uci], options}`: the quiescence tree at the position
 //!   after `moves`, at once.
 //! - `GET /api/job/<id>`: the job's state, progress and, once done, its result.
@@ -173,7 +175,10 @@ pub fn handle(method: &str, path: &str, body: &[u8], jobs: &JobTable) -> Reply {
         ["api", "moves"] if post => with_body(body, moves),
         ["api", "search"] if post => with_body(body, |v| search(v, jobs)),
         ["api", "tree"] if post => with_body(body, |v| tree(v, jobs)),
-        ["api", "moves"] | ["api", "search"] | ["api", "tree"] => wrong_method("POST"),
+        ["api", "eval"] if post => with_body(body, eval),
+        ["api", "moves"] | ["api", "search"] | ["api", "tree"] | ["api", "eval"] => {
+            wrong_method("POST")
+        }
         ["api", "job", id] if get => match job_id(id, jobs) {
             Ok(job) => Reply::json(200, &job.to_json()),
             Err(r) => r,
@@ -229,6 +234,15 @@ fn fen_field(req: &Map<String, Value>) -> Result<Position, Reply> {
 }
 
 /// `POST /api/moves`: the board and the legal moves of a position.
+/// `POST /api/eval {fen}`: the static evaluation of the position taken apart
+/// ([`super::breakdown`]).
+fn eval(req: &Map<String, Value>) -> Reply {
+    match fen_field(req) {
+        Ok(pos) => Reply::json(200, &super::breakdown::breakdown(pos.board())),
+        Err(r) => r,
+    }
+}
+
 fn moves(req: &Map<String, Value>) -> Reply {
     let pos = match fen_field(req) {
         Ok(p) => p,
@@ -498,6 +512,22 @@ mod tests {
             r.status,
             serde_json::from_str(&r.body).unwrap_or(Value::Null),
         )
+    }
+
+    #[test]
+    fn the_static_evaluation_is_served_taken_apart() {
+        let fen = "4r1k1/4qppp/8/4p3/2Pn4/1P6/P4PPP/3QR1K1 b - - 0 1";
+        let (status, v) = call("POST", "/api/eval", &format!("{{\"fen\": \"{fen}\"}}"));
+        assert_eq!(status, 200, "{v}");
+        let board: cozy_chess::Board = fen.parse().unwrap();
+        assert_eq!(v["hce"]["total"], crate::eval::evaluate(&board));
+        assert_eq!(v["hce"]["terms"][0]["term"], "material");
+        if crate::nnue::Network::embedded().is_some() {
+            assert!(v["nnue"]["bucket"].is_u64(), "{v}");
+        }
+        let (status, v) = call("POST", "/api/eval", "{\"fen\": \"8/8/8 w\"}");
+        assert_eq!(status, 400, "{v}");
+        assert_eq!(call("GET", "/api/eval", "").0, 405);
     }
 
     #[test]

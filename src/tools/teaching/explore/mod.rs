@@ -24,6 +24,7 @@
 //! ([`jobs`]).
 
 pub mod api;
+pub mod breakdown;
 pub mod jobs;
 pub mod notes;
 pub mod tour;

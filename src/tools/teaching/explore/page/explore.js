@@ -1159,6 +1159,9 @@ function showDetail(node) {
     addField(dl, "FEN", node.fen || "?");
   }
   box.appendChild(dl);
+  if (node.kind !== "pruned" && node.fen) {
+    showEvalBreakdown(box, node.fen).catch((e) => showError(e.message));
+  }
   if (node.kind !== "pruned") {
     const pruned = (node.children || []).filter((c) => c.kind === "pruned");
     const h = document.createElement("h4");
@@ -1175,6 +1178,55 @@ function showDetail(node) {
       box.appendChild(ul);
     }
   }
+}
+
+// The static evaluation a node stands pat on, taken apart: the hand-crafted terms (White's
+// view, tapered by the game phase), the drawish scaling, side to move and tempo; and the
+// network's output bucket and output. Appended to `box` unless another node took its place.
+async function showEvalBreakdown(box, fen) {
+  const data = await api("POST", "/api/eval", { fen });
+  if (!box.isConnected || !box.contains($("node-fields"))) return;
+  const section = document.createElement("div");
+  section.id = "node-eval";
+  const h = document.createElement("h4");
+  h.textContent = "Static evaluation";
+  section.appendChild(h);
+  const hce = data.hce;
+  const table = document.createElement("table");
+  table.className = "eval-terms";
+  const head = table.insertRow();
+  for (const t of ["hand-crafted term", "mg", "eg", "White (cp)"]) {
+    const th = document.createElement("th");
+    th.textContent = t;
+    head.appendChild(th);
+  }
+  for (const t of hce.terms) {
+    if (t.mg === 0 && t.eg === 0) continue;
+    const row = table.insertRow();
+    for (const v of [t.term, t.mg, t.eg, t.white]) row.insertCell().textContent = v;
+  }
+  section.appendChild(table);
+  const p = document.createElement("p");
+  p.className = "hint";
+  p.textContent =
+    "Tapered at phase " + hce.phase + " (" + hce.phase_total + ": all pieces on, 0: none): White " + hce.white_unscaled +
+    (hce.drawish_divisor > 1 ? ", divided by " + hce.drawish_divisor + " (drawish material) to " + hce.white : "") +
+    "; for the side to move with the tempo (" + (hce.tempo >= 0 ? "+" : "") + hce.tempo + "): " +
+    (hce.total >= 0 ? "+" : "") + hce.total + " cp.";
+  section.appendChild(p);
+  if (data.nnue) {
+    const n = document.createElement("p");
+    n.className = "hint";
+    n.textContent =
+      "The network (used when Use NNUE is on): " + data.nnue.pieces + " pieces, output bucket " +
+      data.nnue.bucket + " of " + data.nnue.buckets + ", output " + (data.nnue.total >= 0 ? "+" : "") +
+      data.nnue.total + " cp for the side to move.";
+    section.appendChild(n);
+  }
+  const old = $("node-eval");
+  if (old) old.remove();
+  const after = $("node-fields");
+  after.parentNode.insertBefore(section, after.nextSibling);
 }
 
 // --- the guided tour ------------------------------------------------------------------------------
