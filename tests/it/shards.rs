@@ -335,6 +335,49 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A program kept beside the data (an engine binary: ELF, PE) is named as such and skipped,
+/// neither counted as packed records nor called damaged; `data import` refuses it.
+#[test]
+fn data_status_skips_a_program_beside_the_data() {
+    let dir = temp_dir("program");
+    let (bytes, _, _) = shard(3, true);
+    std::fs::write(dir.join("good.games"), &bytes).unwrap();
+    let mut elf = b"\x7FELF\x02\x01\x01".to_vec();
+    elf.resize(6400, 0xAB);
+    std::fs::write(dir.join("lull-1.1.0"), &elf).unwrap();
+    let mut pe = b"MZ\x90\x00".to_vec();
+    pe.resize(640, 0x01);
+    std::fs::write(dir.join("lull.exe"), &pe).unwrap();
+    let out = lull(&["data", "status", dir.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(!stdout.contains("DAMAGED"), "{stdout}");
+    for name in ["lull-1.1.0", "lull.exe"] {
+        let line = stdout.lines().find(|l| l.contains(name)).unwrap();
+        assert!(
+            line.contains("program (not a data file: skipped)"),
+            "{line}"
+        );
+        assert!(!line.contains("positions"), "{line}");
+    }
+    assert!(stdout.contains("3 games"), "{stdout}");
+    let into = dir.join("into.games");
+    let out = lull(&[
+        "data",
+        "import",
+        dir.join("lull-1.1.0").to_str().unwrap(),
+        "-o",
+        into.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("is a program, not a data file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn data_status_names_a_damaged_checksum() {
     let dir = temp_dir("status");

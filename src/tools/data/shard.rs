@@ -44,6 +44,9 @@ pub enum FileKind {
     Pgn,
     /// xz or gzip: not read.
     Compressed,
+    /// An executable (ELF, PE, Mach-O), such as an engine binary kept beside the data: not
+    /// data, skipped.
+    Program,
 }
 
 /// What kind of data file `path` is: by its first bytes (shard magic, compression), then by
@@ -67,6 +70,16 @@ pub fn file_kind(path: &Path) -> Result<FileKind, String> {
         Some("bin" | "valid") => return Ok(FileKind::Packed),
         Some("txt") => return Ok(FileKind::Text),
         _ => {}
+    }
+    const PROGRAMS: [&[u8]; 5] = [
+        b"\x7FELF",
+        b"MZ",
+        b"\xCF\xFA\xED\xFE",
+        b"\xFE\xED\xFA\xCF",
+        b"\xCA\xFE\xBA\xBE",
+    ];
+    if PROGRAMS.iter().any(|magic| head.starts_with(magic)) {
+        return Ok(FileKind::Program);
     }
     if !head
         .iter()
@@ -106,6 +119,7 @@ pub fn read_games(
         FileKind::Compressed => Err(format!(
             "{name} is compressed (xz or gzip): decompress it first (xz -dk, gunzip -k)"
         )),
+        FileKind::Program => Err(format!("{name} is a program, not a data file")),
         FileKind::Shard => {
             let c = read_shard(path)?;
             for p in c.problems() {
@@ -357,6 +371,7 @@ impl FileStatus {
             FileKind::Text => "text",
             FileKind::Pgn => "pgn",
             FileKind::Compressed => "compressed",
+            FileKind::Program => "program (not a data file: skipped)",
         };
         let mut s = format!("{}  {kind}  {} bytes", self.path.display(), self.bytes);
         if let Some(g) = self.games {
@@ -490,7 +505,7 @@ pub fn file_status(path: &Path) -> Result<FileStatus, String> {
                 st.problems.push(format!("{bad} games could not be read"));
             }
         }
-        FileKind::Compressed => {}
+        FileKind::Compressed | FileKind::Program => {}
     }
     Ok(st)
 }
