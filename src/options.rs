@@ -604,60 +604,52 @@ fn set_tunable<const I: usize>(e: &mut Engine, v: &OptionValue) -> Result<Option
     Ok(None)
 }
 
-/// One setter for each tunable number, in the order of [`params::TUNABLE_SPECS`].
-const TUNABLE_SETTERS: [EngineSetter; params::TUNABLE_SPECS.len()] = {
-    const ALL: [EngineSetter; 40] = [
-        set_tunable::<0>,
-        set_tunable::<1>,
-        set_tunable::<2>,
-        set_tunable::<3>,
-        set_tunable::<4>,
-        set_tunable::<5>,
-        set_tunable::<6>,
-        set_tunable::<7>,
-        set_tunable::<8>,
-        set_tunable::<9>,
-        set_tunable::<10>,
-        set_tunable::<11>,
-        set_tunable::<12>,
-        set_tunable::<13>,
-        set_tunable::<14>,
-        set_tunable::<15>,
-        set_tunable::<16>,
-        set_tunable::<17>,
-        set_tunable::<18>,
-        set_tunable::<19>,
-        set_tunable::<20>,
-        set_tunable::<21>,
-        set_tunable::<22>,
-        set_tunable::<23>,
-        set_tunable::<24>,
-        set_tunable::<25>,
-        set_tunable::<26>,
-        set_tunable::<27>,
-        set_tunable::<28>,
-        set_tunable::<29>,
-        set_tunable::<30>,
-        set_tunable::<31>,
-        set_tunable::<32>,
-        set_tunable::<33>,
-        set_tunable::<34>,
-        set_tunable::<35>,
-        set_tunable::<36>,
-        set_tunable::<37>,
-        set_tunable::<38>,
-        set_tunable::<39>,
-    ];
-    // More tunable numbers than setters would not compile here: add setters above.
-    let mut out: [EngineSetter; params::TUNABLE_SPECS.len()] =
-        [set_tunable::<0>; params::TUNABLE_SPECS.len()];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = ALL[i];
-        i += 1;
-    }
-    out
-};
+/// Setters for the tunable numbers, one an index of [`params::TUNABLE_SPECS`] (zipped with
+/// it; the extra ones are unused).
+const TUNABLE_SETTERS: [EngineSetter; 40] = [
+    set_tunable::<0>,
+    set_tunable::<1>,
+    set_tunable::<2>,
+    set_tunable::<3>,
+    set_tunable::<4>,
+    set_tunable::<5>,
+    set_tunable::<6>,
+    set_tunable::<7>,
+    set_tunable::<8>,
+    set_tunable::<9>,
+    set_tunable::<10>,
+    set_tunable::<11>,
+    set_tunable::<12>,
+    set_tunable::<13>,
+    set_tunable::<14>,
+    set_tunable::<15>,
+    set_tunable::<16>,
+    set_tunable::<17>,
+    set_tunable::<18>,
+    set_tunable::<19>,
+    set_tunable::<20>,
+    set_tunable::<21>,
+    set_tunable::<22>,
+    set_tunable::<23>,
+    set_tunable::<24>,
+    set_tunable::<25>,
+    set_tunable::<26>,
+    set_tunable::<27>,
+    set_tunable::<28>,
+    set_tunable::<29>,
+    set_tunable::<30>,
+    set_tunable::<31>,
+    set_tunable::<32>,
+    set_tunable::<33>,
+    set_tunable::<34>,
+    set_tunable::<35>,
+    set_tunable::<36>,
+    set_tunable::<37>,
+    set_tunable::<38>,
+    set_tunable::<39>,
+];
+// More tunable numbers than setters would leave some without an option: add setters above.
+const _: () = assert!(params::TUNABLE_SPECS.len() <= TUNABLE_SETTERS.len());
 
 /// Where an option goes when several are applied at once (the tools' `--option`s): the
 /// options that others need first (`EvalFile` before `Use NNUE`, which refuses to turn on
