@@ -56,8 +56,8 @@ impl QNode {
         }
     }
 
-    /// Why a move of `pos` at this node is not searched, if it is not (Step 8 of the node,
-    /// never in check): `captured` is its victim, `see` its exchange value, `stand_pat` the
+    /// Why a move of `pos` at this node is not searched, if it is not (Steps 12 to 14 of the
+    /// node, never in check): `captured` is its victim, `see` its exchange value, `stand_pat` the
     /// node's.
     #[allow(clippy::too_many_arguments)]
     fn pruned(
@@ -72,7 +72,7 @@ impl QNode {
     ) -> Option<QPrune> {
         let recaptures_only = opts.recaptures_after > 0 && self.qply >= opts.recaptures_after;
         if recaptures_only && Some(mv.to) != self.last_capture {
-            // Step 8a. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
+            // Step 12. Recaptures only (`QSearchRecapturesAfter`): deep in the tree, only
             // moves to the square of the last capture are searched.
             Some(QPrune::NotRecapture)
         } else if opts.delta_margin > 0
@@ -80,13 +80,13 @@ impl QNode {
             && captured.is_some_and(|c| stand_pat + see_value(c) + opts.delta_margin <= alpha)
             && !(opts.delta_spares_checks && pos.gives_check(mv))
         {
-            // Step 8b. Delta pruning (`QSearchDelta`): if even winning the captured piece
+            // Step 13. Delta pruning (`QSearchDelta`): if even winning the captured piece
             // with a margin cannot lift the stand pat to alpha, skip the capture. Never a
             // promotion: it changes the material balance by far more than the victim; with
             // `QSearchDeltaChecks`, never a check: it may mate.
             Some(QPrune::Delta)
         } else if see < opts.see_threshold {
-            // Step 8c. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical moves)
+            // Step 14. SEE pruning (`QSearchSEE`): skip captures (and quiet tactical moves)
             // that lose material in the exchange on their square.
             Some(QPrune::See)
         } else {
@@ -207,8 +207,8 @@ impl Searcher {
             }
         }
 
-        // Step 5b. Syzygy tablebases (`params::TB_PROBE_IN_QSEARCH`, measured to pay, see
-        // docs/measurements.md): as in the main search (Step 4b), right after a capture or
+        // Step 6. Syzygy tablebases (`params::TB_PROBE_IN_QSEARCH`, measured to pay, see
+        // docs/measurements.md): as in the main search (Step 5), right after a capture or
         // pawn move with few enough pieces; only with `SyzygyProbeDepth` 1 (a larger value
         // asks for fewer probes, and the quiescence search is below every depth).
         if TB_PROBE_IN_QSEARCH
@@ -224,13 +224,13 @@ impl Searcher {
             }
         }
 
-        // Step 6. Stand pat. Not in check, the side to move may decline every capture, so
+        // Step 7. Stand pat. Not in check, the side to move may decline every capture, so
         // the static evaluation is a lower bound: if it already reaches beta the node fails
         // high at once (fail-soft: return the evaluation itself), and it raises alpha.
         // In check there is no standing pat: every evasion is searched and none means mate.
         let static_eval;
         let mut best_score;
-        // What delta pruning measures from (Step 8b): the stand pat of the evaluation.
+        // What delta pruning measures from (Step 13): the stand pat of the evaluation.
         let stand_pat;
         if in_check {
             self.record.stats.evasion_nodes += 1;
@@ -244,7 +244,7 @@ impl Searcher {
             // keeps it raw).
             best_score = self.correction.correct(pos.board(), static_eval);
 
-            // Step 6a. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
+            // Step 8. Beal's null-move quiescence (`QSearchNullMove`): the stand pat less
             // what the opponent's captures would win if we passed (see `null_move_threat`).
             // It is skipped without non-pawn material (zugzwang makes passing a lie).
             if at.null_move_allowed
@@ -258,9 +258,9 @@ impl Searcher {
             }
             stand_pat = best_score;
 
-            // Step 6b. A TT score is a searched value: where its bound says it is nearer the
+            // Step 9. A TT score is a searched value: where its bound says it is nearer the
             // truth than the stand pat, it stands in its place (as the main search prunes by
-            // it, Step 5 there).
+            // it, Step 6 there).
             if let Some(e) = tt_entry {
                 best_score = e.sharpen(best_score);
             }
@@ -277,7 +277,7 @@ impl Searcher {
             alpha = alpha.max(best_score);
         }
 
-        // Step 7. Generate and order the moves (see `MovePicker::quiescence`): in check every
+        // Step 10. Generate and order the moves (see `MovePicker::quiescence`): in check every
         // evasion, otherwise the forcing moves the options ask for, each with its SEE. No
         // legal move at all is mate or stalemate.
         let mut picker = MovePicker::quiescence(tt_move);
@@ -290,7 +290,7 @@ impl Searcher {
             };
         }
 
-        // Step 8. Search the moves.
+        // Step 11. Search the moves.
         let original_alpha = alpha;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -298,7 +298,7 @@ impl Searcher {
             let captured = pos.captured(mv);
 
             if !in_check {
-                // Steps 8a-8c. Recaptures only, delta pruning, SEE pruning (`QNode::pruned`).
+                // Steps 12 to 14. Recaptures only, delta pruning, SEE pruning (`QNode::pruned`).
                 let pruned = at.pruned(&opts, pos, mv, captured, see, stand_pat, alpha);
                 if let Some(reason) = pruned {
                     self.record.stats.q_pruned(reason);
@@ -310,7 +310,7 @@ impl Searcher {
                 }
             }
 
-            // Step 8d. Make the move and search the reply, one q-ply deeper.
+            // Step 15. Make the move and search the reply, one q-ply deeper.
             if self.record.qtrace.is_on() {
                 self.record.qtrace.next_move = Some(mv);
             }
@@ -323,7 +323,7 @@ impl Searcher {
             }
             searched += 1;
 
-            // Step 8e. A better move: new PV (the quiescence line is part of the PV shown to
+            // Step 16. A better move: new PV (the quiescence line is part of the PV shown to
             // the user); at beta the node fails high.
             if score > best_score {
                 best_score = score;
@@ -350,7 +350,7 @@ impl Searcher {
             QEnd::AllSearched
         };
 
-        // Step 9. Store the result (depth 0, or -1 past the check plies) and return it. A node
+        // Step 17. Store the result (depth 0, or -1 past the check plies) and return it. A node
         // that searched nothing returns its stand pat (never a mate score: only a searched
         // position can be mate).
         if use_tt {

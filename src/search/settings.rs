@@ -204,27 +204,27 @@ pub struct PruningOptions {
     /// `NullMovePruning`: a node where passing still fails high returns (Step 9).
     pub null_move: bool,
     /// `Razoring`: a node far below alpha at low depth that the quiescence search cannot
-    /// lift to alpha returns at once (6a).
+    /// lift to alpha returns at once (Step 7).
     pub razoring: bool,
-    /// `ProbCut`: a capture that beats a raised beta in a shallow search ends the node (7b).
+    /// `ProbCut`: a capture that beats a raised beta in a shallow search ends the node (Step 10).
     pub probcut: bool,
-    /// `FutilityPruning`: quiet moves that cannot lift the eval to alpha are skipped (10a).
+    /// `FutilityPruning`: quiet moves that cannot lift the eval to alpha are skipped (Step 14).
     pub futility: bool,
     /// `LateMovePruning`: at low depth, quiet moves after the first few are skipped, and late
-    /// quiet moves with a bad history (history pruning) (10a).
+    /// quiet moves with a bad history (history pruning) (Step 14).
     pub late_move_pruning: bool,
-    /// `SEEPruning`: quiet moves and captures that lose material by SEE are skipped (10a).
+    /// `SEEPruning`: quiet moves and captures that lose material by SEE are skipped (Step 14).
     pub see: bool,
-    /// `LateMoveReductions`: late quiet moves are searched shallower first (10b).
+    /// `LateMoveReductions`: late quiet moves are searched shallower first (Step 15).
     pub late_move_reductions: bool,
     /// Late move pruning keeps the quiet moves that may give check (off by default; set by
     /// `TacticalMode`: the mating move of a sacrifice is often a late quiet check).
     pub late_move_pruning_keeps_checks: bool,
     /// History pruning (with `LateMovePruning`): at low depth, a late quiet move whose
-    /// histories are far below zero is skipped (10a). Off in `TacticalMode`.
+    /// histories are far below zero is skipped (Step 14). Off in `TacticalMode`.
     pub history_pruning: bool,
     /// Late move reductions a ply deeper at expected cut nodes and when the TT move is a
-    /// capture (10b). Off in `TacticalMode`: a sacrifice is often a late quiet move there.
+    /// capture (Step 15). Off in `TacticalMode`: a sacrifice is often a late quiet move there.
     pub cut_node_reductions: bool,
     /// The most plies the null move's reduction grows by with the eval's lead over beta
     /// (`NMP_EVAL_REDUCTION_MAX`; less in `TacticalMode`: after a sacrifice the defender's

@@ -845,3 +845,61 @@ fn the_tools_are_grouped_by_job() {
         );
     }
 }
+
+/// Both searches read as numbered steps: in `alphabeta.rs` and in `qsearch.rs` the comments
+/// that open a step (`// Step N.` or `/// Step N.`, or `Step N,` for a step's
+/// part) number 1, 2, … with none missing, and no
+/// comment anywhere in `src/` cites a lettered step (`Step 8b`, `(10a)`): the code numbers its
+/// steps without letters, so a lettered citation names a step that no longer exists.
+#[test]
+fn both_searches_number_their_steps_without_letters() {
+    let search = src().join("search");
+    for (file, last) in [("alphabeta.rs", 21), ("qsearch.rs", 17)] {
+        let text = fs::read_to_string(search.join(file)).unwrap();
+        let mut opened = BTreeSet::new();
+        for line in text.lines() {
+            let line = line.trim_start();
+            let Some(rest) = line
+                .strip_prefix("/// Step ")
+                .or_else(|| line.strip_prefix("// Step "))
+            else {
+                continue;
+            };
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            assert!(
+                rest[digits.len()..].starts_with(['.', ',']),
+                "{file}: a step heading that is not `Step N.`: {line}"
+            );
+            opened.insert(digits.parse::<u32>().unwrap());
+        }
+        let expected: BTreeSet<u32> = (1..=last).collect();
+        assert_eq!(opened, expected, "{file}: the steps its comments open");
+    }
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    for path in files {
+        for (n, line) in fs::read_to_string(&path).unwrap().lines().enumerate() {
+            let Some(at) = line.find("//") else { continue };
+            let words: Vec<&str> = line[at..].split_whitespace().collect();
+            for pair in words.windows(2) {
+                let cited = pair[1].trim_end_matches([',', '.', ')', ':', ';']);
+                let lettered = |s: &str| {
+                    let digits = s.chars().take_while(char::is_ascii_digit).count();
+                    digits > 0
+                        && s.len() == digits + 1
+                        && s.ends_with(|c: char| c.is_ascii_lowercase())
+                };
+                let by_name = (pair[0] == "Step" || pair[0] == "Steps") && lettered(cited);
+                let in_brackets = pair[1]
+                    .strip_prefix('(')
+                    .is_some_and(|w| lettered(w.trim_end_matches([')', '.', ',', ':'])));
+                assert!(
+                    !by_name && !in_brackets,
+                    "{}:{}: a lettered step: {line}",
+                    path.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+}
