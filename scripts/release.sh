@@ -15,6 +15,8 @@
 #   TARGET=x86_64-unknown-linux-musl scripts/release.sh   # static binaries (musl target
 #                                                         # installed with rustup)
 #   FEATURES=--no-default-features scripts/release.sh     # the MIT-only build (no Syzygy)
+#   PGO=1 scripts/release.sh            # profile-guided builds (scripts/pgo-build.sh; needs
+#                                       # llvm-tools and a CPU that runs both levels)
 #
 # The `tools` feature (the `lull` command itself) is always on: a release is the binary.
 #
@@ -27,6 +29,7 @@ VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 TARGET=${TARGET:-x86_64-unknown-linux-gnu}
 OUT=${OUT:-dist}
 FEATURES=${FEATURES:-}
+PGO=${PGO:-0}
 BUILD_DIR=${CARGO_TARGET_DIR:-target}
 case "$TARGET" in
   *-linux-*) OS=linux; EXE= ;;
@@ -61,11 +64,18 @@ for cpu in x86-64 x86-64-v3; do
   esac
   dir="$BUILD_DIR/release-$cpu"
   echo "== building $cpu ($TARGET) into $dir" >&2
-  # shellcheck disable=SC2086
-  RUSTFLAGS="-C target-cpu=$cpu" CARGO_PROFILE_RELEASE_STRIP=symbols \
-    cargo build --release --locked --target "$TARGET" --target-dir "$dir" $FEATURES \
-      --features tools
-  bin="$dir/$TARGET/release/lull$EXE"
+  if [ "$PGO" = 1 ]; then
+    # Profile-guided: built twice, profiled by `lull bench` in between (scripts/pgo-build.sh).
+    RUSTFLAGS="-C target-cpu=$cpu" CARGO_PROFILE_RELEASE_STRIP=symbols PGO_DIR="$dir-pgo" \
+      TARGET="$TARGET" FEATURES="$FEATURES --features tools" scripts/pgo-build.sh
+    bin="$dir-pgo/lull$EXE"
+  else
+    # shellcheck disable=SC2086
+    RUSTFLAGS="-C target-cpu=$cpu" CARGO_PROFILE_RELEASE_STRIP=symbols \
+      cargo build --release --locked --target "$TARGET" --target-dir "$dir" $FEATURES \
+        --features tools
+    bin="$dir/$TARGET/release/lull$EXE"
+  fi
   # The committed report must be this build's (exit 1 of the check: another signature).
   if [ -z "$report_checked" ]; then
     rc=0

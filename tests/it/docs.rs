@@ -378,6 +378,30 @@ fn the_release_metadata_agrees() {
     assert!(readme.contains("cargo install --git ") && readme.contains("--locked"));
 }
 
+/// `scripts/pgo-build.sh` (what `PGO=1 scripts/release.sh` uses) builds a profile-guided
+/// binary that searches as the plain build does: the same bench signature. Slow (two release
+/// builds) and it needs llvm-profdata (`rustup component add llvm-tools`).
+#[test]
+#[ignore = "slow: two release builds; needs llvm-tools (run with --ignored)"]
+fn the_pgo_build_searches_as_the_plain_build() {
+    let dir = std::env::temp_dir().join(format!("lull-pgo-{}", std::process::id()));
+    let out = std::process::Command::new(root().join("scripts/pgo-build.sh"))
+        .env("PGO_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bench = |bin: &Path| {
+        let out = std::process::Command::new(bin).arg("bench").output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        last.split_whitespace().next().unwrap_or_default().to_string()
+    };
+    let pgo = bench(&dir.join("lull"));
+    assert!(pgo.parse::<u64>().is_ok(), "{pgo}");
+    assert_eq!(pgo, bench(Path::new(env!("CARGO_BIN_EXE_lull"))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The rows of the first Markdown table under the heading that contains `heading`.
 fn table_under(page: &str, heading: &str) -> Vec<Vec<String>> {
     let mut lines = page
