@@ -389,12 +389,22 @@ fn the_pgo_build_searches_as_the_plain_build() {
         .env("PGO_DIR", &dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bench = |bin: &Path| {
-        let out = std::process::Command::new(bin).arg("bench").output().unwrap();
+        let out = std::process::Command::new(bin)
+            .arg("bench")
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let last = text.lines().last().unwrap_or_default().to_string();
-        last.split_whitespace().next().unwrap_or_default().to_string()
+        last.split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
     };
     let pgo = bench(&dir.join("lull"));
     assert!(pgo.parse::<u64>().is_ok(), "{pgo}");
